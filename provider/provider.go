@@ -1,0 +1,153 @@
+// Package provider defines the neutral conversation types the runner speaks
+// (messages, tool calls, tool declarations, token usage) and the small
+// Provider interface a model backend implements. Backends live in
+// subpackages (provider/ollama); the runner never sees their wire types.
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+)
+
+// Role says who wrote a message.
+type Role string
+
+// The roles of a conversation.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Message is one entry of the conversation history.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content"`
+	// Thinking is a reasoning model's thinking. It is shown to the user but
+	// never sent back to the model.
+	Thinking string `json:"thinking,omitempty"`
+	// ToolCalls are the calls an assistant message asks for.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolName and ToolCallID identify the call a tool message answers.
+	ToolName   string `json:"tool_name,omitempty"`
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	// IsError marks a tool message whose call failed.
+	IsError bool `json:"is_error,omitempty"`
+	// Images are raw image bytes (PNG, JPEG, ...) for vision models.
+	Images [][]byte `json:"images,omitempty"`
+}
+
+// ToolCall is one function call requested by the model.
+type ToolCall struct {
+	ID        string         `json:"id,omitempty"`
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// Tool declares a function the model may call.
+type Tool struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Parameters is the JSON Schema (an object schema) of the arguments.
+	Parameters json.RawMessage `json:"parameters"`
+}
+
+// Usage is the token accounting of one model call, as the backend counted it.
+type Usage struct {
+	PromptTokens     int           `json:"prompt_tokens"`
+	CompletionTokens int           `json:"completion_tokens"`
+	Duration         time.Duration `json:"duration"`
+}
+
+// Add returns the sum of two usages.
+func (u Usage) Add(o Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + o.PromptTokens,
+		CompletionTokens: u.CompletionTokens + o.CompletionTokens,
+		Duration:         u.Duration + o.Duration,
+	}
+}
+
+// Request is one model call.
+type Request struct {
+	Model    string
+	Messages []Message
+	// Tools is nil when the model must answer in text.
+	Tools []Tool
+	// NumCtx is the context window to ask for; 0 leaves the backend's default.
+	NumCtx int
+}
+
+// Delta is a piece of streamed output.
+type Delta struct {
+	Content  string
+	Thinking string
+}
+
+// Response is the complete reply of one model call.
+type Response struct {
+	Message    Message
+	Usage      Usage
+	DoneReason string
+}
+
+// Capabilities a model may have, as Ollama names them.
+const (
+	CapabilityTools      = "tools"
+	CapabilityVision     = "vision"
+	CapabilityThinking   = "thinking"
+	CapabilityCompletion = "completion"
+)
+
+// ModelInfo describes a model the backend can serve.
+type ModelInfo struct {
+	Name         string
+	Capabilities []string
+	// ContextLength is the model's trained context window; 0 when unknown.
+	ContextLength int
+}
+
+// Has reports whether the model has the named capability.
+func (m ModelInfo) Has(capability string) bool { return slices.Contains(m.Capabilities, capability) }
+
+// Provider is a model backend.
+type Provider interface {
+	// Name is the prefix users write in model references ("ollama").
+	Name() string
+	// Show describes a model, or returns an *Error of kind ErrModelNotFound
+	// or ErrUnreachable.
+	Show(ctx context.Context, model string) (ModelInfo, error)
+	// Chat runs one model call. onDelta, when not nil, receives the output
+	// as it streams; the returned Response holds all of it.
+	Chat(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
+}
+
+// Sentinel kinds of provider failure, for errors.Is.
+var (
+	// ErrModelNotFound means the backend does not have the model.
+	ErrModelNotFound = errors.New("model not found")
+	// ErrUnreachable means the backend did not answer at all.
+	ErrUnreachable = errors.New("provider unreachable")
+	// ErrProvider is any other failure reported by the backend.
+	ErrProvider = errors.New("provider error")
+)
+
+// Error is a backend failure already worded for the user. Kind is one of the
+// sentinel errors above, so errors.Is(err, ErrModelNotFound) works.
+type Error struct {
+	Kind    error
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Is makes errors.Is match the error's kind.
+func (e *Error) Is(target error) bool { return target == e.Kind }
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
