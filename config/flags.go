@@ -1,0 +1,62 @@
+package config
+
+import "github.com/spf13/pflag"
+
+// The names of mcphost's settings. Each is a flag name, the key a config file
+// uses and, upper-cased with dashes turned into underscores and prefixed with
+// MCPHOST_, the name of an environment variable.
+const (
+	keyModel        = "model"
+	keyPrompt       = "prompt"
+	keyConfig       = "config"
+	keyOllamaHost   = "ollama-host"
+	keyMaxSteps     = "max-steps"
+	keySystemPrompt = "system-prompt"
+	keyQuiet        = "quiet"
+	keyDebug        = "debug"
+	keyNumCtx       = "num-ctx"
+	keyOutput       = "output"
+)
+
+// The values --output accepts.
+const (
+	OutputText       = "text"
+	OutputJSON       = "json"
+	OutputStreamJSON = "stream-json"
+)
+
+// Defaults of the settings that have one other than the zero value.
+const (
+	defaultMaxSteps = 20
+	defaultNumCtx   = 8192
+	defaultOutput   = OutputText
+)
+
+// outputFormats lists the --output values in the order help and errors show them.
+func outputFormats() []string {
+	return []string{OutputText, OutputJSON, OutputStreamJSON}
+}
+
+// fileKeys are the settings a config file or an MCPHOST_* variable may set.
+// --prompt and --config are left out on purpose: a prompt in a config file
+// would run on every start, and a config file cannot name itself.
+func fileKeys() []string {
+	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput}
+}
+
+// RegisterFlags defines all of mcphost's flags on fs, so that their names,
+// defaults and help text live in one place. Load reads them back from the
+// parsed set.
+func RegisterFlags(fs *pflag.FlagSet) {
+	// Back-quoted words name the flag's value in the usage output.
+	fs.StringP(keyModel, "m", "", "`MODEL` to use, e.g. ollama:qwen3:8b")
+	fs.StringP(keyPrompt, "p", "", "run `TEXT` as a single prompt, print the answer and exit")
+	fs.String(keyConfig, "", "read settings and MCP servers only from `FILE` (.yml, .yaml or .json)")
+	fs.String(keyOllamaHost, "", "`URL` of the Ollama server (default $OLLAMA_HOST or http://localhost:11434)")
+	fs.Int(keyMaxSteps, defaultMaxSteps, "stop after `N` model calls for one prompt")
+	fs.String(keySystemPrompt, "", "system prompt `TEXT`, or the path of a file holding it")
+	fs.Bool(keyQuiet, false, "print only the final answer")
+	fs.Bool(keyDebug, false, "log config files, MCP server start-up and traffic to stderr")
+	fs.Int(keyNumCtx, defaultNumCtx, "context window of `N` tokens asked of Ollama (0 keeps the model's default)")
+	fs.String(keyOutput, defaultOutput, "output `FORMAT`: text, json or stream-json")
+}

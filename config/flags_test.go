@@ -1,0 +1,47 @@
+package config
+
+import (
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+func TestRegisterFlags(t *testing.T) {
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	RegisterFlags(fs)
+	tests := []struct {
+		name, short, def string
+	}{
+		{"model", "m", ""},
+		{"prompt", "p", ""},
+		{"config", "", ""},
+		{"ollama-host", "", ""},
+		{"max-steps", "", "20"},
+		{"system-prompt", "", ""},
+		{"quiet", "", "false"},
+		{"debug", "", "false"},
+		{"num-ctx", "", "8192"},
+		{"output", "", "text"},
+	}
+	for _, tt := range tests {
+		f := fs.Lookup(tt.name)
+		if f == nil {
+			t.Errorf("flag --%s is not defined", tt.name)
+			continue
+		}
+		if f.Shorthand != tt.short {
+			t.Errorf("--%s shorthand = %q, want %q", tt.name, f.Shorthand, tt.short)
+		}
+		if f.DefValue != tt.def {
+			t.Errorf("--%s default = %q, want %q", tt.name, f.DefValue, tt.def)
+		}
+		if f.Usage == "" {
+			t.Errorf("--%s has no help text", tt.name)
+		}
+	}
+	n := 0
+	fs.VisitAll(func(*pflag.Flag) { n++ })
+	if n != len(tests) {
+		t.Errorf("RegisterFlags defined %d flags, want %d", n, len(tests))
+	}
+}

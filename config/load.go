@@ -1,0 +1,433 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// envPrefix starts the environment variables that set mcphost's settings.
+const envPrefix = "MCPHOST_"
+
+// Settings is everything mcphost was told, from flags, MCPHOST_* variables,
+// config files and defaults, checked and normalised.
+type Settings struct {
+	// Model is as given (e.g. "ollama:qwen3:8b"); empty when none was
+	// given anywhere, which the caller decides how to handle.
+	Model string
+	// Prompt is the --prompt text; empty means interactive use.
+	Prompt string
+	// OllamaHost is empty unless given; the caller falls back to
+	// OLLAMA_HOST and Ollama's default.
+	OllamaHost string
+	// SystemPrompt is the text itself, already read from its file when the
+	// setting named one.
+	SystemPrompt string
+	// Output is one of OutputText, OutputJSON and OutputStreamJSON.
+	Output string
+
+	// MaxSteps (at least 1) bounds the model calls for one prompt.
+	MaxSteps int
+	// NumCtx is the context window to ask Ollama for; 0 keeps the model's.
+	NumCtx int
+
+	// Quiet asks for the final answer only; Debug for a log of config
+	// files, server start-up and MCP traffic.
+	Quiet, Debug bool
+
+	// Servers are the MCP servers of all config files, merged by name and
+	// sorted by name.
+	Servers []ServerSpec
+	// Files lists the config files that were read, in precedence order
+	// (the one that wins first), for --debug.
+	Files []string
+}
+
+// LoadOptions says where Load looks. The zero value reads the real
+// environment, working directory and home directory.
+type LoadOptions struct {
+	// Flags is a set on which RegisterFlags was called, already parsed; nil
+	// means no flags were given.
+	Flags *pflag.FlagSet
+	// WorkDir holds the project config files; empty means os.Getwd.
+	WorkDir string
+	// HomeDir holds the user config files and is ${HOME}; empty means
+	// os.UserHomeDir.
+	HomeDir string
+	// Env looks up MCPHOST_* settings and the variables expanded in server
+	// fields; nil means os.LookupEnv.
+	Env func(string) (string, bool)
+}
+
+// Load gathers the settings with this precedence: flags, then MCPHOST_*
+// environment variables, then the project config file, then the user config
+// file, then defaults. MCP servers are merged by name: a project file's
+// entry replaces the user file's entry of the same name as a whole. Without
+// any config file, Servers is empty. Every problem in the user's input is
+// returned as an *Error.
+func Load(opts LoadOptions) (*Settings, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	files, err := o.readFiles()
+	if err != nil {
+		return nil, err
+	}
+	v, origins := o.layer(files)
+
+	s := &Settings{}
+	g := getter{v: v, origins: origins, o: &o}
+	s.Model = g.str(keyModel)
+	s.Prompt = g.str(keyPrompt)
+	s.OllamaHost = g.str(keyOllamaHost)
+	s.SystemPrompt = g.str(keySystemPrompt)
+	s.Output = g.str(keyOutput)
+	s.MaxSteps = g.integer(keyMaxSteps)
+	s.NumCtx = g.integer(keyNumCtx)
+	s.Quiet = g.boolean(keyQuiet)
+	s.Debug = g.boolean(keyDebug)
+	if g.err != nil {
+		return nil, g.err
+	}
+	if err := o.check(s, origins); err != nil {
+		return nil, err
+	}
+	if s.SystemPrompt, err = o.systemPrompt(s.SystemPrompt, origins[keySystemPrompt]); err != nil {
+		return nil, err
+	}
+	if s.Servers, err = o.servers(files); err != nil {
+		return nil, err
+	}
+	for i := len(files) - 1; i >= 0; i-- {
+		s.Files = append(s.Files, files[i].path)
+	}
+	return s, nil
+}
+
+// withDefaults fills in the zero fields of LoadOptions.
+func (opts LoadOptions) withDefaults() (LoadOptions, error) {
+	o := opts
+	if o.Env == nil {
+		o.Env = os.LookupEnv
+	}
+	if o.Flags == nil {
+		o.Flags = pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
+		RegisterFlags(o.Flags)
+	}
+	if o.WorkDir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return o, &Error{Message: fmt.Sprintf("cannot find the working directory: %v", err), err: err}
+		}
+		o.WorkDir = wd
+	}
+	if o.HomeDir == "" {
+		// Without a home directory there are simply no user files.
+		o.HomeDir, _ = os.UserHomeDir()
+	}
+	var err error
+	if o.WorkDir, err = filepath.Abs(o.WorkDir); err != nil {
+		return o, &Error{Message: fmt.Sprintf("cannot resolve the working directory: %v", err), err: err}
+	}
+	if o.HomeDir != "" {
+		if o.HomeDir, err = filepath.Abs(o.HomeDir); err != nil {
+			return o, &Error{Message: fmt.Sprintf("cannot resolve the home directory: %v", err), err: err}
+		}
+	}
+	return o, nil
+}
+
+// fail builds an *Error whose paths are shortened like the others.
+func (o *LoadOptions) fail(file, field string, err error, format string, args ...any) *Error {
+	return &Error{
+		File: file, Field: field, Message: fmt.Sprintf(format, args...),
+		homeDir: o.HomeDir, workDir: o.WorkDir, err: err,
+	}
+}
+
+// readFiles finds and decodes the config files, lowest precedence first.
+func (o *LoadOptions) readFiles() ([]*configFile, error) {
+	r := fileReader{homeDir: o.HomeDir, workDir: o.WorkDir}
+	if f := o.Flags.Lookup(keyConfig); f != nil && f.Value.String() != "" {
+		path := f.Value.String()
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(o.WorkDir, path)
+		}
+		info, err := os.Stat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, o.fail(path, keyConfig, err, "the config file given with --config does not exist: check the path")
+		}
+		if err == nil && info.IsDir() {
+			return nil, o.fail(path, keyConfig, nil, "--config must name a file, not a directory")
+		}
+		// An explicit file's neighbours are its project: ${PROJECT_DIR} is
+		// the directory it lives in.
+		cf, err := r.read(path, filepath.Dir(path))
+		if err != nil {
+			return nil, err
+		}
+		return []*configFile{cf}, nil
+	}
+
+	type place struct{ dir, projectDir string }
+	var places []place
+	if o.HomeDir != "" {
+		places = append(places, place{o.HomeDir, o.WorkDir})
+	}
+	if o.WorkDir != o.HomeDir {
+		places = append(places, place{o.WorkDir, o.WorkDir})
+	}
+	var files []*configFile
+	for _, p := range places {
+		// .mcp.json is shared with Claude Code, so mcphost's own file wins.
+		paths := []string{filepath.Join(p.dir, ".mcp.json")}
+		for _, name := range []string{".mcphost.yml", ".mcphost.yaml", ".mcphost.json"} {
+			if path := filepath.Join(p.dir, name); exists(path) {
+				paths = append(paths, path)
+				break
+			}
+		}
+		for _, path := range paths {
+			if !exists(path) {
+				continue
+			}
+			cf, err := r.read(path, p.projectDir)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, cf)
+		}
+	}
+	return files, nil
+}
+
+// exists reports whether path names something; a file that exists but
+// cannot be read is reported when it is read.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// origin records which layer gave a setting, to name it in errors.
+type origin struct {
+	flag bool
+	env  string // the variable's name
+	file string
+}
+
+// layer stacks defaults, files, MCPHOST_* variables and flags in a fresh
+// viper, and records where each setting came from.
+func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origin) {
+	v := viper.New()
+	v.SetDefault(keyMaxSteps, defaultMaxSteps)
+	v.SetDefault(keyNumCtx, defaultNumCtx)
+	v.SetDefault(keyOutput, defaultOutput)
+
+	origins := map[string]origin{}
+	for _, f := range files {
+		layer := make(map[string]any, len(f.settings))
+		for k, val := range f.settings {
+			layer[k] = val
+			origins[k] = origin{file: f.path}
+		}
+		_ = v.MergeConfigMap(layer) // it never fails
+	}
+	// The environment is one more layer above the files rather than viper's
+	// AutomaticEnv, which would read os.Getenv instead of o.Env.
+	envLayer := map[string]any{}
+	for _, k := range fileKeys() {
+		name := envName(k)
+		if val, ok := o.Env(name); ok && val != "" {
+			envLayer[k] = val
+			origins[k] = origin{env: name}
+		}
+	}
+	_ = v.MergeConfigMap(envLayer)
+
+	for _, k := range []string{keyModel, keyPrompt, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput} {
+		f := o.Flags.Lookup(k)
+		if f == nil {
+			continue
+		}
+		_ = v.BindPFlag(k, f) // fails only for a nil flag
+		if f.Changed {
+			origins[k] = origin{flag: true}
+		}
+	}
+	return v, origins
+}
+
+// envName is the MCPHOST_* variable of a setting.
+func envName(key string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
+}
+
+// getter reads typed settings from viper, keeping the first error. Viper's
+// own GetInt turns "abc" into 0 silently, which would hide the mistake.
+type getter struct {
+	v       *viper.Viper
+	origins map[string]origin
+	o       *LoadOptions
+	err     error
+}
+
+// bad records that a setting has the wrong type.
+func (g *getter) bad(key, want string) {
+	if g.err == nil {
+		g.err = g.o.describe(key, g.origins[key], "must be %s", want)
+	}
+}
+
+// str reads a text setting; numbers and booleans are rendered as text.
+func (g *getter) str(key string) string {
+	val := g.v.Get(key)
+	s, ok := scalarString(val)
+	if !ok {
+		g.bad(key, "a string")
+	}
+	return s
+}
+
+// integer reads a whole-number setting from a flag, a number or a string.
+func (g *getter) integer(key string) int {
+	switch n := g.v.Get(key).(type) {
+	case int:
+		return n
+	case int64:
+		if n >= math.MinInt && n <= math.MaxInt {
+			return int(n)
+		}
+	case uint64:
+		if n <= math.MaxInt {
+			return int(n)
+		}
+	case float64:
+		if n == math.Trunc(n) && math.Abs(n) < 1<<53 {
+			return int(n)
+		}
+	case string:
+		if i, err := strconv.Atoi(strings.TrimSpace(n)); err == nil {
+			return i
+		}
+	}
+	g.bad(key, "a whole number")
+	return 0
+}
+
+// boolean reads a true/false setting from a flag, a bool or a string.
+func (g *getter) boolean(key string) bool {
+	switch b := g.v.Get(key).(type) {
+	case nil:
+		return false
+	case bool:
+		return b
+	case string:
+		if v, err := strconv.ParseBool(strings.TrimSpace(b)); err == nil {
+			return v
+		}
+	}
+	g.bad(key, "true or false")
+	return false
+}
+
+// describe words a problem with a setting, naming it the way the user gave
+// it: --max-steps, MCPHOST_MAX_STEPS or "max-steps" in a file.
+func (o *LoadOptions) describe(key string, from origin, format string, args ...any) *Error {
+	msg := fmt.Sprintf(format, args...)
+	switch {
+	case from.flag:
+		return o.fail("", key, nil, "--%s %s", key, msg)
+	case from.env != "":
+		return o.fail("", key, nil, "%s %s", from.env, msg)
+	case from.file != "":
+		return o.fail(from.file, key, nil, "%q %s", key, msg)
+	}
+	return o.fail("", key, nil, "--%s %s", key, msg)
+}
+
+// check validates the ranges and choices of the settings.
+func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
+	if s.MaxSteps < 1 {
+		return o.describe(keyMaxSteps, origins[keyMaxSteps], "must be at least 1, got %d", s.MaxSteps)
+	}
+	if s.NumCtx < 0 {
+		return o.describe(keyNumCtx, origins[keyNumCtx], "must be 0 (the model's default) or more, got %d", s.NumCtx)
+	}
+	if !slices.Contains(outputFormats(), s.Output) {
+		return o.describe(keyOutput, origins[keyOutput], "must be one of %s, got %q",
+			strings.Join(outputFormats(), ", "), s.Output)
+	}
+	return nil
+}
+
+// systemPrompt returns the text of the system prompt setting: the contents
+// of the file it names, if it names a regular file, else the value itself.
+// A relative path is taken from the config file that set it, or else from
+// the working directory.
+func (o *LoadOptions) systemPrompt(value string, from origin) (string, error) {
+	if value == "" {
+		return "", nil
+	}
+	path := value
+	switch {
+	case strings.HasPrefix(path, "~/") && o.HomeDir != "":
+		path = filepath.Join(o.HomeDir, path[2:])
+	case filepath.IsAbs(path):
+	case from.file != "":
+		path = filepath.Join(filepath.Dir(from.file), path)
+	default:
+		path = filepath.Join(o.WorkDir, path)
+	}
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return value, nil // not a file: the text itself
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", o.fail(path, keySystemPrompt, err, "cannot read the system prompt file: %v", errors.Unwrap(err))
+	}
+	return string(data), nil
+}
+
+// servers merges the mcpServers of files by name, later files winning, and
+// normalises them.
+func (o *LoadOptions) servers(files []*configFile) ([]ServerSpec, error) {
+	type owned struct {
+		raw  any
+		file *configFile
+	}
+	merged := map[string]owned{}
+	for _, f := range files {
+		for name, raw := range f.servers {
+			merged[name] = owned{raw, f}
+		}
+	}
+	env := o.Env
+	specs := make([]ServerSpec, 0, len(merged))
+	for _, name := range sortedKeys(merged) {
+		m := merged[name]
+		p := serverParser{
+			source: m.file.path, projectDir: m.file.projectDir,
+			homeDir: o.HomeDir, workDir: o.WorkDir, env: env,
+		}
+		spec, err := p.parse(name, m.raw)
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, spec)
+	}
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	return specs, nil
+}

@@ -1,0 +1,51 @@
+package config
+
+import "time"
+
+// Transport is how mcphost talks to an MCP server.
+type Transport string
+
+// The transports mcphost supports.
+const (
+	TransportStdio Transport = "stdio" // a child process, JSON-RPC over stdin/stdout
+	TransportHTTP  Transport = "http"  // Streamable HTTP
+	TransportSSE   Transport = "sse"   // legacy HTTP+SSE
+)
+
+// DefaultStartTimeout bounds how long one server may take to start and list
+// its tools when the config does not say.
+const DefaultStartTimeout = 30 * time.Second
+
+// ServerSpec is one MCP server, normalised from whichever config format it
+// was written in. Variables are already expanded.
+type ServerSpec struct {
+	// Name is the key under mcpServers, with its case kept.
+	Name      string
+	Transport Transport
+
+	// Command and Args start a stdio server; Env is added on top of the
+	// user's environment (keys keep their case).
+	Command string
+	Args    []string
+	Env     map[string]string
+	// Dir is the working directory of a stdio server; empty means ours.
+	Dir string
+
+	// URL and Headers reach an http or sse server (header keys keep their case).
+	URL     string
+	Headers map[string]string
+
+	// StartTimeout bounds connecting, initialize and tools/list.
+	StartTimeout time.Duration
+
+	// AllowedTools, when not empty, is the only tools exposed;
+	// ExcludedTools are hidden. Both hold the server's own tool names.
+	AllowedTools  []string
+	ExcludedTools []string
+
+	// Disabled servers are not started.
+	Disabled bool
+
+	// Source is the config file the server came from, for error messages.
+	Source string
+}
