@@ -1,0 +1,135 @@
+package servers
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestLineRing(t *testing.T) {
+	tests := []struct {
+		size  int
+		add   []string
+		want  []string
+		wantL string
+	}{
+		{size: 3, add: nil, want: []string{}, wantL: ""},
+		{size: 3, add: []string{"a", "b"}, want: []string{"a", "b"}, wantL: "b"},
+		{size: 3, add: []string{"a", "b", "c", "d", "e"}, want: []string{"c", "d", "e"}, wantL: "e"},
+		{size: 2, add: []string{"a", "boom", " "}, want: []string{"boom", " "}, wantL: "boom"},
+		{size: 0, add: []string{"a", "b"}, want: []string{"b"}, wantL: "b"},
+	}
+	for _, tt := range tests {
+		r := newLineRing(tt.size)
+		for _, l := range tt.add {
+			r.add(l)
+		}
+		if got := r.snapshot(); !slices.Equal(got, tt.want) {
+			t.Errorf("size %d after %q: snapshot = %q, want %q", tt.size, tt.add, got, tt.want)
+		}
+		if got := r.last(); got != tt.wantL {
+			t.Errorf("size %d after %q: last = %q, want %q", tt.size, tt.add, got, tt.wantL)
+		}
+	}
+}
+
+func TestReadLines(t *testing.T) {
+	long := strings.Repeat("x", maxStderrLine+100)
+	in := "one\r\ntwo\n" + long + "\nlast"
+	var got []string
+	readLines(strings.NewReader(in), func(l string) { got = append(got, l) })
+	want := []string{"one", "two", long[:maxStderrLine], "last"}
+	if !slices.Equal(got, want) {
+		t.Errorf("readLines got %d lines %.40q, want %.40q", len(got), got, want)
+	}
+}
+
+func TestFilterTools(t *testing.T) {
+	tools := []*mcp.Tool{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	tests := []struct {
+		allowed, excluded []string
+		want              []string
+	}{
+		{nil, nil, []string{"a", "b", "c"}},
+		{[]string{"c", "a"}, nil, []string{"a", "c"}},
+		{nil, []string{"b"}, []string{"a", "c"}},
+		{[]string{"a", "b"}, []string{"b"}, []string{"a"}},
+		{[]string{"zzz"}, nil, nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, tl := range filterTools(tools, tt.allowed, tt.excluded) {
+			got = append(got, tl.Name)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("allowed %q excluded %q: got %q, want %q", tt.allowed, tt.excluded, got, tt.want)
+		}
+	}
+}
+
+func TestProviderTool(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	tests := []struct {
+		tool       *mcp.Tool
+		wantDesc   string
+		wantParams string
+	}{
+		{&mcp.Tool{Name: "x"}, "", emptySchema},
+		{&mcp.Tool{Name: "x", Title: "T", Description: "D"}, "D", emptySchema},
+		{&mcp.Tool{Name: "x", Title: "T"}, "T", emptySchema},
+		{&mcp.Tool{Name: "x", Annotations: &mcp.ToolAnnotations{Title: "AT"}}, "AT", emptySchema},
+		{
+			&mcp.Tool{Name: "x", InputSchema: map[string]any{"type": "object", "required": []any{"a"}}},
+			"", `{"required":["a"],"type":"object"}`,
+		},
+	}
+	for _, tt := range tests {
+		got := providerTool("s__x", tt.tool, log)
+		if got.Name != "s__x" || got.Description != tt.wantDesc || string(got.Parameters) != tt.wantParams {
+			t.Errorf("providerTool(%+v) = %q %q %s, want %q %s", tt.tool, got.Name, got.Description, got.Parameters, tt.wantDesc, tt.wantParams)
+		}
+		if !json.Valid(got.Parameters) {
+			t.Errorf("parameters %s are not JSON", got.Parameters)
+		}
+	}
+}
+
+func TestHeaderTransport(t *testing.T) {
+	var got http.Header
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Clone()
+	}))
+	defer srv.Close()
+
+	client, ht, _ := newHTTPClient(map[string]string{"Authorization": "Bearer k", "x-api-key": "v"})
+	req, err := http.NewRequest("GET", srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+
+	for k, v := range map[string]string{"Authorization": "Bearer k", "X-Api-Key": "v", "Accept": "text/event-stream"} {
+		if got.Get(k) != v {
+			t.Errorf("header %s = %q, want %q", k, got.Get(k), v)
+		}
+	}
+	if ht.lastFailure() != "" {
+		t.Errorf("lastFailure after a 200: %q", ht.lastFailure())
+	}
+	if req.Header.Get("Authorization") != "" {
+		t.Error("the caller's request was modified")
+	}
+}
