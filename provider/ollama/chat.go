@@ -1,0 +1,170 @@
+package ollama
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/mcphost/mcphost/provider"
+)
+
+// Chat runs one model call on /api/chat, streaming. Content and thinking
+// reach onDelta chunk by chunk as Ollama sends them; tool calls are
+// collected whole, since Ollama sends each one complete.
+func (p *Provider) Chat(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
+	var acc accumulator
+	creq, toolsJSON := p.chatRequest(req)
+	cut, err := p.streamChat(ctx, creq, toolsJSON, func(r api.ChatResponse) {
+		acc.add(r, onDelta)
+	})
+	if err != nil {
+		return provider.Response{}, p.wrap(ctx, req.Model, err)
+	}
+	// A stream ends early from our cancellation or from the server's
+	// death; tell the two apart. A complete answer stands even if the
+	// caller gave up just after it.
+	if !acc.done {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return provider.Response{}, fmt.Errorf("ollama request for %s stopped: %w", req.Model, ctxErr)
+		}
+		return provider.Response{}, &provider.Error{Kind: provider.ErrProvider, Message: errCutOff, Err: cut}
+	}
+	return acc.response(&p.callSeq), nil
+}
+
+// chatRequest translates a neutral request into Ollama's, and returns its
+// tools also already encoded (see toAPITools).
+func (p *Provider) chatRequest(req provider.Request) (*api.ChatRequest, json.RawMessage) {
+	stream := true
+	tools, toolsJSON := p.toAPITools(req.Tools)
+	out := &api.ChatRequest{
+		Model:    req.Model,
+		Messages: toAPIMessages(req.Messages),
+		Stream:   &stream,
+		Tools:    tools,
+	}
+	if req.NumCtx > 0 {
+		out.Options = map[string]any{"num_ctx": req.NumCtx}
+	}
+	return out, toolsJSON
+}
+
+// toAPIMessages translates the history. Thinking is left out on purpose:
+// models are trained without their old reasoning in the prompt, and it
+// would only eat the context window.
+func toAPIMessages(msgs []provider.Message) []api.Message {
+	out := make([]api.Message, len(msgs))
+	for i, m := range msgs {
+		am := api.Message{
+			Role:       string(m.Role),
+			Content:    m.Content,
+			ToolName:   m.ToolName,
+			ToolCallID: m.ToolCallID,
+		}
+		// Ollama has no error flag on tool results; the model only knows a
+		// call failed if the text says so.
+		if m.IsError && !strings.HasPrefix(m.Content, "Error") {
+			am.Content = "Error: " + m.Content
+		}
+		if len(m.Images) > 0 {
+			am.Images = make([]api.ImageData, len(m.Images))
+			for j, img := range m.Images {
+				am.Images[j] = api.ImageData(img)
+			}
+		}
+		if len(m.ToolCalls) > 0 {
+			am.ToolCalls = make([]api.ToolCall, len(m.ToolCalls))
+			for j, tc := range m.ToolCalls {
+				am.ToolCalls[j] = api.ToolCall{
+					ID: tc.ID,
+					Function: api.ToolCallFunction{
+						Index:     j,
+						Name:      tc.Name,
+						Arguments: toAPIArguments(tc.Arguments),
+					},
+				}
+			}
+		}
+		out[i] = am
+	}
+	return out
+}
+
+// toAPIArguments keeps the arguments in sorted key order, so the same call
+// renders to the same prompt every time (and hits Ollama's prompt cache).
+func toAPIArguments(args map[string]any) api.ToolCallFunctionArguments {
+	a := api.NewToolCallFunctionArguments()
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		a.Set(k, args[k])
+	}
+	return a
+}
+
+// accumulator gathers a streamed answer.
+type accumulator struct {
+	content, thinking strings.Builder
+	calls             []api.ToolCall
+	done              bool
+	last              api.ChatResponse
+}
+
+func (a *accumulator) add(r api.ChatResponse, onDelta func(provider.Delta)) {
+	m := r.Message
+	if m.Content != "" || m.Thinking != "" {
+		a.content.WriteString(m.Content)
+		a.thinking.WriteString(m.Thinking)
+		if onDelta != nil {
+			onDelta(provider.Delta{Content: m.Content, Thinking: m.Thinking})
+		}
+	}
+	a.calls = append(a.calls, m.ToolCalls...)
+	if r.Done {
+		a.done = true
+		a.last = r
+	}
+}
+
+// response builds the final answer; seq numbers calls that came without ID.
+func (a *accumulator) response(seq *atomic.Uint64) provider.Response {
+	msg := provider.Message{
+		Role:     provider.RoleAssistant,
+		Content:  a.content.String(),
+		Thinking: a.thinking.String(),
+	}
+	if len(a.calls) > 0 {
+		msg.ToolCalls = make([]provider.ToolCall, len(a.calls))
+		for i, c := range a.calls {
+			id := c.ID
+			if id == "" {
+				id = "call_" + strconv.FormatUint(seq.Add(1), 10)
+			}
+			args := c.Function.Arguments.ToMap()
+			if args == nil {
+				// Callers marshal the arguments back; {} is a valid call,
+				// null is not.
+				args = map[string]any{}
+			}
+			msg.ToolCalls[i] = provider.ToolCall{ID: id, Name: c.Function.Name, Arguments: args}
+		}
+	}
+	return provider.Response{
+		Message: msg,
+		Usage: provider.Usage{
+			PromptTokens:     a.last.PromptEvalCount,
+			CompletionTokens: a.last.EvalCount,
+			Duration:         a.last.TotalDuration,
+		},
+		DoneReason: a.last.DoneReason,
+	}
+}

@@ -1,0 +1,85 @@
+package ollama
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/mcphost/mcphost/provider"
+)
+
+// errCutOff is what a stream that ends without its done chunk means: the
+// server died or a proxy dropped the connection mid-answer.
+const errCutOff = "the answer from Ollama was cut off mid-stream"
+
+// wrap turns a failure of the api client into a *provider.Error worded for
+// the user, or into the context's error when the caller gave up.
+func (p *Provider) wrap(ctx context.Context, model string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("ollama request for %s stopped: %w", model, ctxErr)
+	}
+
+	var status api.StatusError
+	if errors.As(err, &status) {
+		if status.StatusCode == http.StatusNotFound && isModelNotFound(status.ErrorMessage) {
+			return &provider.Error{
+				Kind:    provider.ErrModelNotFound,
+				Message: fmt.Sprintf("model %q not found: run \"ollama pull %s\"", model, model),
+				Err:     err,
+			}
+		}
+		msg := strings.TrimSpace(status.ErrorMessage)
+		if msg == "" {
+			msg = fmt.Sprintf("HTTP %d %s", status.StatusCode, http.StatusText(status.StatusCode))
+		}
+		return providerError(msg, err)
+	}
+
+	var auth api.AuthorizationError
+	if errors.As(err, &auth) {
+		return providerError(fmt.Sprintf("unauthorized (HTTP %d)", auth.StatusCode), err)
+	}
+
+	if unreachable(err) {
+		return &provider.Error{
+			Kind:    provider.ErrUnreachable,
+			Message: fmt.Sprintf("cannot reach Ollama at %s: is \"ollama serve\" running?", p.base),
+			Err:     err,
+		}
+	}
+	return providerError(err.Error(), err)
+}
+
+func providerError(msg string, err error) error {
+	return &provider.Error{Kind: provider.ErrProvider, Message: "ollama: " + msg, Err: err}
+}
+
+// isModelNotFound tells Ollama's "model 'x' not found" from a 404 of
+// something that is not Ollama at all ("404 page not found"), which is a
+// wrong host, not a missing model.
+func isModelNotFound(msg string) bool {
+	msg = strings.ToLower(msg)
+	return strings.Contains(msg, "model") && strings.Contains(msg, "not found")
+}
+
+// unreachable reports whether err means the server never answered:
+// nothing listening, no such host, the connection dropped before a
+// response, no answer in time. Any failure of the HTTP round trip
+// (*url.Error) counts, except a TLS failure, which is an answer, just not
+// one that can be trusted, and is reported as is.
+func unreachable(err error) bool {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return false
+	}
+	var certErr *tls.CertificateVerificationError
+	var recErr tls.RecordHeaderError
+	var alert tls.AlertError
+	return !errors.As(err, &certErr) && !errors.As(err, &recErr) && !errors.As(err, &alert)
+}
