@@ -1,0 +1,256 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
+
+	"github.com/mcphost/mcphost/runner"
+)
+
+// OneShotOptions say where and how a one-shot run is shown.
+type OneShotOptions struct {
+	// Out receives the answer; Err the tool activity and warnings.
+	Out, Err io.Writer
+	// OutTTY renders the finished answer as Markdown over the streamed text.
+	OutTTY bool
+	// ErrTTY enables the spinner and colours on stderr.
+	ErrTTY bool
+	// Width is the terminal width, for wrapping; 0 means 80.
+	Width int
+	// NoColor keeps Markdown layout but drops colours (NO_COLOR).
+	NoColor bool
+	// Quiet prints the answer alone.
+	Quiet bool
+}
+
+// OneShot renders one run: the answer streams to Out as it arrives; tool
+// calls are one line each on Err.
+type OneShot struct {
+	opts OneShotOptions
+	spin spinner
+	// turn is the text streamed in the current model call; only the last
+	// call's text is the answer, which gets the Markdown rendering.
+	turn     strings.Builder
+	wroteOut bool
+}
+
+// NewOneShot returns a renderer for a one-shot run.
+func NewOneShot(opts OneShotOptions) *OneShot {
+	if opts.Width <= 0 {
+		opts.Width = 80
+	}
+	return &OneShot{opts: opts, spin: spinner{w: opts.Err}}
+}
+
+// Handle renders one event.
+func (o *OneShot) Handle(ev runner.Event) {
+	switch ev := ev.(type) {
+	case runner.ModelCallStarted:
+		o.turn.Reset()
+		o.spinner("waiting for the model…")
+	case runner.TextDelta:
+		o.spin.Stop()
+		text := ev.Text
+		if o.opts.OutTTY {
+			text = Sanitize(text)
+		}
+		o.turn.WriteString(text)
+		io.WriteString(o.opts.Out, text)
+		o.wroteOut = true
+	case runner.ModelCallFinished:
+		o.spin.Stop()
+		if ev.ToolCalls > 0 && o.turn.Len() > 0 && !strings.HasSuffix(o.turn.String(), "\n") {
+			// Text the model wrote before calling tools stays on screen; keep
+			// the next turn's text on a line of its own.
+			io.WriteString(o.opts.Out, "\n")
+		}
+	case runner.ToolCallStarted:
+		o.spinner(fmt.Sprintf("running %s…", toolLabel(ev.Server, ev.Tool, ev.Call.Name)))
+	case runner.ToolCallFinished:
+		o.spin.Stop()
+		if !o.opts.Quiet {
+			fmt.Fprintln(o.opts.Err, ToolLine(ev))
+		}
+	case runner.Warning:
+		o.Warn(ev.Message)
+	}
+}
+
+func (o *OneShot) spinner(label string) {
+	if o.opts.ErrTTY && !o.opts.Quiet {
+		o.spin.Start(label)
+	}
+}
+
+// Warn prints a warning on stderr (not in quiet mode).
+func (o *OneShot) Warn(msg string) {
+	o.spin.Stop()
+	if !o.opts.Quiet {
+		fmt.Fprintf(o.opts.Err, "warning: %s\n", msg)
+	}
+}
+
+// Finish ends the output once the run is over: on a terminal the streamed
+// answer is replaced by its Markdown rendering; otherwise it ends the text
+// with a newline. answer is the final answer, used when nothing streamed.
+func (o *OneShot) Finish(answer string) {
+	o.spin.Stop()
+	streamed := o.turn.String()
+	if !o.wroteOut && answer != "" {
+		// A backend that did not stream: print the whole answer now.
+		streamed = answer
+		io.WriteString(o.opts.Out, answer)
+		o.wroteOut = true
+	}
+	if o.opts.OutTTY && strings.TrimSpace(streamed) != "" {
+		if rows := screenRows(streamed, o.opts.Width); rows > 0 {
+			// Back to the start of the streamed answer, clear to the end
+			// of the screen, and print the rendering in its place.
+			fmt.Fprintf(o.opts.Out, "\r")
+			if rows > 1 {
+				fmt.Fprintf(o.opts.Out, "\x1b[%dA", rows-1)
+			}
+			fmt.Fprint(o.opts.Out, "\x1b[J")
+			io.WriteString(o.opts.Out, RenderMarkdown(streamed, o.opts.Width, o.opts.NoColor))
+			return
+		}
+	}
+	if o.wroteOut && !strings.HasSuffix(streamed, "\n") {
+		io.WriteString(o.opts.Out, "\n")
+	}
+}
+
+// screenRows counts the terminal rows text occupies at the given width,
+// counting wrapped lines; the cursor is on the last of them.
+func screenRows(text string, width int) int {
+	rows := 0
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		w := runewidth.StringWidth(line)
+		if i == len(lines)-1 && w == 0 {
+			rows++ // the cursor sits on an empty last line
+			continue
+		}
+		rows += max(1, (w+width-1)/width)
+	}
+	return rows
+}
+
+// ToolLine is the one-line summary of a finished tool call:
+// "✓ server › tool {args} · 12ms · preview".
+func ToolLine(ev runner.ToolCallFinished) string {
+	mark := "✓"
+	if ev.IsError {
+		mark = "✗"
+	}
+	return fmt.Sprintf("%s %s %s · %s · %s", mark, toolLabel(ev.Server, ev.Tool, ev.Call.Name),
+		shortArgs(ev.Call.Arguments, 60), formatDuration(ev.Duration), Preview(ev.Output, 60))
+}
+
+func toolLabel(server, tool, exposed string) string {
+	if server == "" {
+		return exposed
+	}
+	return server + " › " + tool
+}
+
+func shortArgs(args map[string]any, limit int) string {
+	if len(args) == 0 {
+		return "{}"
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return "{…}"
+	}
+	return truncate(Sanitize(string(b)), limit)
+}
+
+// Preview is the first line of s, cleaned of control characters and cut
+// to limit characters.
+func Preview(s string, limit int) string {
+	s = strings.TrimSpace(Sanitize(s))
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return truncate(s, limit)
+}
+
+func truncate(s string, limit int) string {
+	if utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:limit-1]) + "…"
+}
+
+// Sanitize drops terminal control sequences and other control characters
+// (keeping newlines and tabs) and replaces invalid UTF-8, so text from a
+// tool or a model cannot drive the terminal.
+func Sanitize(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune('\uFFFD')
+		case r == 0x1b:
+			i += escapeLen(s[i:])
+			continue
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			// dropped
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// escapeLen is the length of the escape sequence at the start of s
+// (CSI, OSC or a two-byte escape).
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	switch s[1] {
+	case '[': // CSI: parameters, then a final byte in 0x40–0x7e
+		for i := 2; i < len(s); i++ {
+			if s[i] >= 0x40 && s[i] <= 0x7e {
+				return i + 1
+			}
+		}
+		return len(s)
+	case ']': // OSC: ends with BEL or ESC \
+		for i := 2; i < len(s); i++ {
+			if s[i] == 0x07 {
+				return i + 1
+			}
+			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+		}
+		return len(s)
+	default:
+		return 2
+	}
+}
+
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	default:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+}

@@ -1,0 +1,123 @@
+package ui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/runner"
+)
+
+func TestOneShotStreamsPlainTextWhenPiped(t *testing.T) {
+	var out, errOut bytes.Buffer
+	o := NewOneShot(OneShotOptions{Out: &out, Err: &errOut})
+	o.Handle(runner.ModelCallStarted{Step: 1})
+	o.Handle(runner.TextDelta{Text: "Let me look."})
+	o.Handle(runner.ModelCallFinished{Step: 1, ToolCalls: 1})
+	o.Handle(runner.ToolCallStarted{Call: provider.ToolCall{Name: "fs__list"}, Server: "fs", Tool: "list"})
+	o.Handle(runner.ToolCallFinished{Call: provider.ToolCall{Name: "fs__list", Arguments: map[string]any{"path": "."}},
+		Server: "fs", Tool: "list", Duration: 12 * time.Millisecond, Output: "a.txt\nb.txt"})
+	o.Handle(runner.ModelCallStarted{Step: 2})
+	o.Handle(runner.TextDelta{Text: "**Two** files."})
+	o.Handle(runner.ModelCallFinished{Step: 2})
+	o.Finish("**Two** files.")
+
+	if got, want := out.String(), "Let me look.\n**Two** files.\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+	if got, want := errOut.String(), "✓ fs › list {\"path\":\".\"} · 12ms · a.txt …\n"; got != want {
+		t.Errorf("stderr = %q, want %q", got, want)
+	}
+	if strings.Contains(out.String(), "\x1b") {
+		t.Error("ANSI codes on piped stdout")
+	}
+}
+
+func TestOneShotQuietPrintsTheAnswerAlone(t *testing.T) {
+	var out, errOut bytes.Buffer
+	o := NewOneShot(OneShotOptions{Out: &out, Err: &errOut, Quiet: true})
+	o.Handle(runner.ToolCallFinished{Call: provider.ToolCall{Name: "x__y"}, Output: "r"})
+	o.Handle(runner.Warning{Message: "careful"})
+	o.Handle(runner.TextDelta{Text: "42"})
+	o.Finish("42")
+	if out.String() != "42\n" || errOut.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+}
+
+func TestOneShotRendersMarkdownOverTheStreamOnATerminal(t *testing.T) {
+	var out bytes.Buffer
+	o := NewOneShot(OneShotOptions{Out: &out, Err: &bytes.Buffer{}, OutTTY: true, Width: 40, NoColor: true})
+	o.Handle(runner.ModelCallStarted{Step: 1})
+	o.Handle(runner.TextDelta{Text: "# Title\n\nsome *text*"})
+	o.Finish("# Title\n\nsome *text*")
+	s := out.String()
+	// three streamed rows: go up two, clear, then the rendering
+	if !strings.Contains(s, "# Title\n\nsome *text*\r\x1b[2A\x1b[J") {
+		t.Errorf("streamed text is not replaced: %q", s)
+	}
+	if !strings.Contains(s[strings.Index(s, "\x1b[J"):], "Title") {
+		t.Errorf("no rendering after the clear: %q", s)
+	}
+}
+
+func TestOneShotPrintsAnAnswerThatDidNotStream(t *testing.T) {
+	var out bytes.Buffer
+	o := NewOneShot(OneShotOptions{Out: &out, Err: &bytes.Buffer{}})
+	o.Finish("whole answer")
+	if out.String() != "whole answer\n" {
+		t.Errorf("stdout = %q", out.String())
+	}
+}
+
+func TestSanitize(t *testing.T) {
+	tests := map[string]string{
+		"plain\ttext\n":                  "plain\ttext\n",
+		"red \x1b[31mtext\x1b[0m":        "red text",
+		"title \x1b]0;pwned\x07 done":    "title  done",
+		"bell\x07 and nul\x00":           "bell and nul",
+		"bad \xff utf8":                  "bad \uFFFD utf8",
+		"osc st \x1b]8;;http://x\x1b\\y": "osc st y",
+		"c1 \u009b2J":                    "c1 2J",
+	}
+	for in, want := range tests {
+		if got := Sanitize(in); got != want {
+			t.Errorf("Sanitize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestScreenRows(t *testing.T) {
+	tests := []struct {
+		text  string
+		width int
+		want  int
+	}{
+		{"one line", 80, 1},
+		{"a\nb\nc", 80, 3},
+		{"ends with newline\n", 80, 2},
+		{strings.Repeat("x", 100), 40, 3},
+		{"界界界", 4, 2}, // wide runes take two columns
+	}
+	for _, tt := range tests {
+		if got := screenRows(tt.text, tt.width); got != tt.want {
+			t.Errorf("screenRows(%q, %d) = %d, want %d", tt.text, tt.width, got, tt.want)
+		}
+	}
+}
+
+func TestToolLineMarksErrorsAndCutsLongOutput(t *testing.T) {
+	line := ToolLine(runner.ToolCallFinished{
+		Call:   provider.ToolCall{Name: "everything__echo", Arguments: map[string]any{"message": strings.Repeat("m", 100)}},
+		Server: "everything", Tool: "echo", IsError: true, Duration: 1500 * time.Millisecond,
+		Output: "server \"everything\" exited: \x1b[31mboom\x1b[0m",
+	})
+	if !strings.HasPrefix(line, "✗ everything › echo {\"message\":\"mmm") || !strings.Contains(line, "· 1.5s · server \"everything\" exited: boom") {
+		t.Errorf("line = %q", line)
+	}
+	if strings.Contains(line, "\x1b") || strings.Count(line, "m") > 80 {
+		t.Errorf("line not cleaned/cut: %q", line)
+	}
+}
