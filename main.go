@@ -1,0 +1,327 @@
+// Command mcphost lets a local model served by Ollama use the tools of any
+// MCP server: it answers one-shot and piped prompts, and opens a chat when
+// run in a terminal without a prompt.
+//
+// main only wires the parts together: flags and config (config), the model
+// backend (provider/ollama), the MCP servers (servers), the agent loop
+// (runner) and the terminal output (ui); then it maps the outcome to an
+// exit code.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/provider/ollama"
+	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/ui"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// Exit codes, documented in README.md and --help.
+const (
+	exitOK          = 0
+	exitError       = 1   // unexpected error
+	exitUsage       = 2   // usage or config error
+	exitProvider    = 3   // model/provider error: Ollama unreachable, model missing
+	exitStopped     = 4   // stopped at --max-steps
+	exitNoServers   = 5   // no MCP server could start while some were configured
+	exitInterrupted = 130 // Ctrl-C, SIGTERM, SIGHUP
+)
+
+const usageHeader = `mcphost lets a local model served by Ollama use the tools of MCP servers.
+
+Usage:
+  mcphost -m ollama:MODEL -p "PROMPT"       answer one prompt and exit
+  COMMAND | mcphost -m ollama:MODEL          piped input is the prompt
+  COMMAND | mcphost -m ollama:MODEL -p "…"   piped input is context for the prompt
+
+MCP servers come from the "mcpServers" object of --config FILE, or else of
+./.mcphost.yml|.yaml|.json, ./.mcp.json, ~/.mcphost.yml|.yaml|.json and
+~/.mcp.json (Claude Desktop/Code and mcphost formats).
+
+Flags:
+`
+
+const usageFooter = `
+Environment:
+  OLLAMA_HOST        Ollama's address (default http://127.0.0.1:11434)
+  MCPHOST_*          any flag, e.g. MCPHOST_MODEL, MCPHOST_MAX_STEPS
+
+Exit codes:
+  0    answered
+  1    unexpected error
+  2    usage or config error
+  3    model/provider error (Ollama unreachable, model missing)
+  4    stopped at --max-steps
+  5    no MCP server could start while some were configured
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP)
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is main with its inputs and outputs passed in, returning the exit code.
+func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
+	fs := pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	config.RegisterFlags(fs)
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.Usage = func() {
+		fmt.Fprint(stdout, usageHeader+fs.FlagUsages()+usageFooter)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fs.Usage()
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "mcphost: %v (see mcphost --help)\n", err)
+		return exitUsage
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, "mcphost", version)
+		return exitOK
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mcphost: unexpected argument %q: give the prompt with -p \"…\" or on stdin (see mcphost --help)\n", fs.Arg(0))
+		return exitUsage
+	}
+
+	settings, err := config.Load(config.LoadOptions{Flags: fs})
+	if err != nil {
+		fmt.Fprintf(stderr, "mcphost: %v\n", err)
+		return exitUsage
+	}
+	logger := newLogger(stderr, settings.Debug)
+	defer logResources(logger)
+	for _, f := range settings.Files {
+		logger.Debug("config file read", "file", f)
+	}
+
+	prompt, err := readPrompt(settings.Prompt, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcphost: %v\n", err)
+		return exitUsage
+	}
+	if prompt == "" {
+		if isTerminal(stdin) {
+			fmt.Fprintln(stderr, "mcphost: the interactive chat is not available yet: give a prompt with -p \"…\" or on stdin")
+		} else {
+			fmt.Fprintln(stderr, "mcphost: no prompt: give one with -p \"…\" or on stdin")
+		}
+		return exitUsage
+	}
+
+	providerName, modelName, err := provider.ParseModel(settings.Model)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcphost: %v\n", err)
+		return exitUsage
+	}
+	if providerName != "ollama" {
+		fmt.Fprintf(stderr, "mcphost: unknown provider %q in model %q: use ollama:MODEL\n", providerName, settings.Model)
+		return exitUsage
+	}
+	host := settings.OllamaHost
+	if host == "" {
+		host = os.Getenv("OLLAMA_HOST")
+	}
+	backend, err := ollama.New(host, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcphost: %v\n", err)
+		return exitUsage
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+
+	manager := servers.NewManager(settings.Servers, servers.Options{
+		ClientName: "mcphost", ClientVersion: version, Logger: logger,
+	})
+	defer manager.Close()
+
+	out := ui.NewOneShot(ui.OneShotOptions{
+		Out: stdout, Err: stderr,
+		OutTTY: isTerminal(stdout) && settings.Output == "text", ErrTTY: isTerminal(stderr),
+		Width: terminalWidth(stdout), NoColor: os.Getenv("NO_COLOR") != "",
+		Quiet: settings.Quiet,
+	})
+
+	// The servers start while Ollama describes the model: start-up costs
+	// the slower of the two, not their sum.
+	var (
+		info     provider.ModelInfo
+		showErr  error
+		startErr []error
+		wg       sync.WaitGroup
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		info, showErr = backend.Show(ctx, modelName)
+	}()
+	startErr = manager.Start(ctx)
+	wg.Wait()
+
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "mcphost: interrupted")
+		return exitInterrupted
+	}
+	if showErr != nil {
+		fmt.Fprintf(stderr, "mcphost: %s\n", errorText(showErr))
+		return exitProvider
+	}
+	for _, e := range startErr {
+		out.Warn(e.Error())
+	}
+	if enabled := countEnabled(settings.Servers); enabled > 0 && len(startErr) == enabled {
+		fmt.Fprintf(stderr, "mcphost: no MCP server could start (%d configured): fix the errors above or run without them\n", enabled)
+		return exitNoServers
+	}
+	info.Name = modelName
+	if !info.Has(provider.CapabilityTools) {
+		out.Warn(fmt.Sprintf("model %q does not support tools (capabilities: %s): it answers without them; pick a tool-capable model such as qwen3 or llama3.1 to use MCP servers",
+			modelName, strings.Join(info.Capabilities, ", ")))
+	}
+
+	numCtx := settings.NumCtx
+	if info.ContextLength > 0 && (numCtx == 0 || info.ContextLength < numCtx) {
+		numCtx = info.ContextLength
+	}
+	r := runner.New(backend, manager, runner.Options{
+		Model:        info,
+		SystemPrompt: settings.SystemPrompt,
+		MaxSteps:     settings.MaxSteps,
+		NumCtx:       numCtx,
+	})
+	res, err := r.Run(ctx, prompt, func(ev runner.Event) {
+		logEvent(logger, ev)
+		out.Handle(ev)
+	})
+	out.Finish(res.Answer)
+	switch {
+	case err == nil:
+		return exitOK
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "mcphost: interrupted")
+		return exitInterrupted
+	case errors.Is(err, runner.ErrMaxSteps):
+		fmt.Fprintf(stderr, "mcphost: %v\n", err)
+		return exitStopped
+	case errors.Is(err, provider.ErrModelNotFound), errors.Is(err, provider.ErrUnreachable), errors.Is(err, provider.ErrProvider):
+		fmt.Fprintf(stderr, "mcphost: %s\n", errorText(err))
+		return exitProvider
+	default:
+		fmt.Fprintf(stderr, "mcphost: %s\n", errorText(err))
+		return exitError
+	}
+}
+
+// readPrompt combines -p with piped stdin: stdin alone is the prompt; with
+// -p it is attached to the prompt as context.
+func readPrompt(flagPrompt string, stdin *os.File) (string, error) {
+	if !isPipedInput(stdin) {
+		return strings.TrimSpace(flagPrompt), nil
+	}
+	data, err := io.ReadAll(stdin)
+	if err != nil {
+		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+	}
+	piped := strings.TrimSpace(string(data))
+	flagPrompt = strings.TrimSpace(flagPrompt)
+	switch {
+	case piped == "":
+		return flagPrompt, nil
+	case flagPrompt == "":
+		return piped, nil
+	default:
+		return flagPrompt + "\n\n" + piped, nil
+	}
+}
+
+// isPipedInput is true for a pipe or a redirected file, and false for a
+// terminal or /dev/null, so a script that leaves stdin alone is not blocked.
+func isPipedInput(f *os.File) bool {
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return st.Mode()&os.ModeNamedPipe != 0 || st.Mode().IsRegular()
+}
+
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+func terminalWidth(f *os.File) int {
+	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+		return w
+	}
+	return 80
+}
+
+func countEnabled(specs []config.ServerSpec) int {
+	n := 0
+	for _, s := range specs {
+		if !s.Disabled {
+			n++
+		}
+	}
+	return n
+}
+
+// errorText is the message of err for the user: provider errors are already
+// worded; anything else is shown as is, on one line.
+func errorText(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", " ")
+}
+
+func newLogger(w io.Writer, debug bool) *slog.Logger {
+	level := slog.LevelWarn
+	if debug {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// logResources writes mcphost's own peak memory to the --debug log; the
+// benchmarks read it, since a parent's view of the process includes the
+// servers it reaped.
+func logResources(l *slog.Logger) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		l.Debug("exiting", "peak_rss_kb", ru.Maxrss)
+	}
+}
+
+// logEvent writes the run's events to the --debug log.
+func logEvent(l *slog.Logger, ev runner.Event) {
+	if !l.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	switch ev := ev.(type) {
+	case runner.ModelCallStarted:
+		l.Debug("model call", "step", ev.Step, "tools", ev.Tools)
+	case runner.ModelCallFinished:
+		l.Debug("model answered", "step", ev.Step, "tool_calls", ev.ToolCalls,
+			"prompt_tokens", ev.Usage.PromptTokens, "completion_tokens", ev.Usage.CompletionTokens, "duration", ev.Usage.Duration)
+	case runner.ToolCallStarted:
+		l.Debug("tool call", "name", ev.Call.Name, "server", ev.Server, "tool", ev.Tool)
+	case runner.ToolCallFinished:
+		l.Debug("tool result", "name", ev.Call.Name, "error", ev.IsError, "duration", ev.Duration, "bytes", len(ev.Output))
+	}
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Benchmarks, side by side in one run: start-up wall time and peak RSS with
+# 0, 1 and 5 stdio servers; the host's own time per agent step over a
+# 50-step tool loop. Needs the test servers: npm ci --prefix testdata/npm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d testdata/npm/node_modules ] || npm ci --prefix testdata/npm --no-audit --no-fund --loglevel=error
+go test -run '^$' -bench 'Startup|AgentStep' -benchtime "${BENCHTIME:-5x}" . | grep -E '^(Benchmark|goos|goarch|cpu|ok|FAIL)'
