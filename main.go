@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/spf13/pflag"
@@ -25,9 +24,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/provider/ollama"
 	"github.com/mcphost/mcphost/runner"
-	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -129,32 +126,8 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return exitUsage
 	}
 
-	providerName, modelName, err := provider.ParseModel(settings.Model)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcphost: %v\n", err)
-		return exitUsage
-	}
-	if providerName != "ollama" {
-		fmt.Fprintf(stderr, "mcphost: unknown provider %q in model %q: use ollama:MODEL\n", providerName, settings.Model)
-		return exitUsage
-	}
-	host := settings.OllamaHost
-	if host == "" {
-		host = os.Getenv("OLLAMA_HOST")
-	}
-	backend, err := ollama.New(host, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcphost: %v\n", err)
-		return exitUsage
-	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-
-	manager := servers.NewManager(settings.Servers, servers.Options{
-		ClientName: "mcphost", ClientVersion: version, Logger: logger,
-	})
-	defer manager.Close()
 
 	out := ui.NewOneShot(ui.OneShotOptions{
 		Out: stdout, Err: stderr,
@@ -162,76 +135,63 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		Width: terminalWidth(stdout), NoColor: os.Getenv("NO_COLOR") != "",
 		Quiet: settings.Quiet,
 	})
-
-	// The servers start while Ollama describes the model: start-up costs
-	// the slower of the two, not their sum.
-	var (
-		info     provider.ModelInfo
-		showErr  error
-		startErr []error
-		wg       sync.WaitGroup
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		info, showErr = backend.Show(ctx, modelName)
-	}()
-	startErr = manager.Start(ctx)
-	wg.Wait()
-
-	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "mcphost: interrupted")
-		return exitInterrupted
+	a, err := startApp(ctx, settings, logger, out.Warn)
+	if a != nil {
+		defer a.Close()
 	}
-	if showErr != nil {
-		fmt.Fprintf(stderr, "mcphost: %s\n", errorText(showErr))
-		return exitProvider
+	if err != nil {
+		return reportExit(stderr, ctx, err)
 	}
-	for _, e := range startErr {
-		out.Warn(e.Error())
-	}
-	if enabled := countEnabled(settings.Servers); enabled > 0 && len(startErr) == enabled {
-		fmt.Fprintf(stderr, "mcphost: no MCP server could start (%d configured): fix the errors above or run without them\n", enabled)
-		return exitNoServers
-	}
-	info.Name = modelName
-	if !info.Has(provider.CapabilityTools) {
-		out.Warn(fmt.Sprintf("model %q does not support tools (capabilities: %s): it answers without them; pick a tool-capable model such as qwen3 or llama3.1 to use MCP servers",
-			modelName, strings.Join(info.Capabilities, ", ")))
-	}
-
-	numCtx := settings.NumCtx
-	if info.ContextLength > 0 && (numCtx == 0 || info.ContextLength < numCtx) {
-		numCtx = info.ContextLength
-	}
-	r := runner.New(backend, manager, runner.Options{
-		Model:        info,
-		SystemPrompt: settings.SystemPrompt,
-		MaxSteps:     settings.MaxSteps,
-		NumCtx:       numCtx,
-	})
-	res, err := r.Run(ctx, prompt, func(ev runner.Event) {
+	res, err := a.runner.Run(ctx, prompt, func(ev runner.Event) {
 		logEvent(logger, ev)
 		out.Handle(ev)
 	})
 	out.Finish(res.Answer)
+	return reportExit(stderr, ctx, err)
+}
+
+// reportExit prints err (if any) as one line on stderr and returns the exit
+// code it stands for.
+func reportExit(stderr io.Writer, ctx context.Context, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	code := exitCode(ctx, err)
+	if code == exitInterrupted {
+		fmt.Fprintln(stderr, "mcphost: interrupted")
+	} else {
+		fmt.Fprintf(stderr, "mcphost: %s\n", errorText(err))
+	}
+	return code
+}
+
+// exitCode maps an error to the documented exit codes.
+func exitCode(ctx context.Context, err error) int {
+	var ee *codedError
 	switch {
 	case err == nil:
 		return exitOK
-	case ctx.Err() != nil:
-		fmt.Fprintln(stderr, "mcphost: interrupted")
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
+	case errors.As(err, &ee):
+		return ee.code
 	case errors.Is(err, runner.ErrMaxSteps):
-		fmt.Fprintf(stderr, "mcphost: %v\n", err)
 		return exitStopped
 	case errors.Is(err, provider.ErrModelNotFound), errors.Is(err, provider.ErrUnreachable), errors.Is(err, provider.ErrProvider):
-		fmt.Fprintf(stderr, "mcphost: %s\n", errorText(err))
 		return exitProvider
 	default:
-		fmt.Fprintf(stderr, "mcphost: %s\n", errorText(err))
 		return exitError
 	}
 }
+
+// codedError is an error that already knows its exit code.
+type codedError struct {
+	code int
+	err  error
+}
+
+func (e *codedError) Error() string { return e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
 
 // readPrompt combines -p with piped stdin: stdin alone is the prompt; with
 // -p it is attached to the prompt as context.
@@ -272,16 +232,6 @@ func terminalWidth(f *os.File) int {
 		return w
 	}
 	return 80
-}
-
-func countEnabled(specs []config.ServerSpec) int {
-	n := 0
-	for _, s := range specs {
-		if !s.Disabled {
-			n++
-		}
-	}
-	return n
 }
 
 // errorText is the message of err for the user: provider errors are already
