@@ -10,6 +10,9 @@ const (
 	TransportStdio Transport = "stdio" // a child process, JSON-RPC over stdin/stdout
 	TransportHTTP  Transport = "http"  // Streamable HTTP
 	TransportSSE   Transport = "sse"   // legacy HTTP+SSE
+	// TransportBuiltin is an MCP server compiled into mcphost, reached
+	// over the SDK's in-memory transport (no subprocess).
+	TransportBuiltin Transport = "builtin"
 )
 
 // DefaultStartTimeout bounds how long one server may take to start and list
@@ -34,6 +37,11 @@ type ServerSpec struct {
 	// URL and Headers reach an http or sse server (header keys keep their case).
 	URL     string
 	Headers map[string]string
+
+	// Builtin names the in-process server of a builtin spec ("fs",
+	// "bash", ...) and Options configures it.
+	Builtin string
+	Options map[string]any
 
 	// StartTimeout bounds connecting, initialize and tools/list.
 	StartTimeout time.Duration

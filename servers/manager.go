@@ -39,6 +39,10 @@ type Options struct {
 	// StderrLines is how many stderr lines are kept per server; 0 or less
 	// means 200.
 	StderrLines int
+	// Builtin creates the in-process server of a spec whose transport is
+	// config.TransportBuiltin; the manager connects to it over the SDK's
+	// in-memory transport. Nil means builtin specs fail to start.
+	Builtin func(ctx context.Context, spec config.ServerSpec) (*mcp.Server, error)
 }
 
 // State is where a server is in its life.
@@ -68,8 +72,9 @@ type ServerStatus struct {
 // Manager owns a fixed set of MCP servers. All its methods are safe for
 // concurrent use.
 type Manager struct {
-	log    *slog.Logger
-	client *mcp.Client
+	log     *slog.Logger
+	client  *mcp.Client
+	builtin func(context.Context, config.ServerSpec) (*mcp.Server, error)
 	// life ends when the manager is closed; starts in flight are cancelled
 	// through it and HTTP connections live under it.
 	life       context.Context
@@ -110,6 +115,7 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 			// would replace the directories it was given with our roots.
 			Capabilities: &mcp.ClientCapabilities{},
 		}),
+		builtin:    opts.Builtin,
 		life:       life,
 		cancelLife: cancel,
 		byName:     make(map[string]*server, len(specs)),

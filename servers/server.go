@@ -138,6 +138,16 @@ func (m *Manager) connect(ctx context.Context, s *server, life context.Context, 
 		s.httpHdr, s.httpTr, s.cancelLife, s.exited = ht, base, cancelLife, make(chan struct{})
 		m.mu.Unlock()
 		transport = newHTTPTransport(s.spec, client, life)
+	case config.TransportBuiltin:
+		t, err := m.builtinTransport(life, s.spec)
+		if err != nil {
+			cancelLife()
+			return nil, nil, err
+		}
+		m.mu.Lock()
+		s.cancelLife, s.exited = cancelLife, make(chan struct{})
+		m.mu.Unlock()
+		transport = t
 	default:
 		cancelLife()
 		return nil, nil, fmt.Errorf("unknown transport %q", s.spec.Transport)
@@ -167,6 +177,23 @@ func (m *Manager) connect(ctx context.Context, s *server, life context.Context, 
 		return nil, nil, context.Cause(ctx)
 	}
 	return sess, tools, nil
+}
+
+// builtinTransport starts an in-process server for the life of the
+// session and returns the client end of an in-memory transport to it.
+func (m *Manager) builtinTransport(life context.Context, spec config.ServerSpec) (mcp.Transport, error) {
+	if m.builtin == nil {
+		return nil, fmt.Errorf("no built-in server %q in this build", spec.Builtin)
+	}
+	srv, err := m.builtin(life, spec)
+	if err != nil {
+		return nil, err
+	}
+	clientEnd, serverEnd := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(life, serverEnd, nil); err != nil {
+		return nil, fmt.Errorf("connecting to built-in server %q: %w", spec.Builtin, err)
+	}
+	return clientEnd, nil
 }
 
 // startError words a start failure for the user.

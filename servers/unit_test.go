@@ -1,7 +1,9 @@
 package servers
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -11,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 func TestLineRing(t *testing.T) {
@@ -131,5 +135,33 @@ func TestHeaderTransport(t *testing.T) {
 	}
 	if req.Header.Get("Authorization") != "" {
 		t.Error("the caller's request was modified")
+	}
+}
+
+func TestBuiltinServerOverInMemoryTransport(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "inproc", Version: "1"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "hello"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hi from inside"}}}, nil, nil
+	})
+	m := NewManager([]config.ServerSpec{
+		{Name: "in", Transport: config.TransportBuiltin, Builtin: "hello"},
+		{Name: "missing", Transport: config.TransportBuiltin, Builtin: "nope"},
+	}, Options{Builtin: func(_ context.Context, spec config.ServerSpec) (*mcp.Server, error) {
+		if spec.Builtin != "hello" {
+			return nil, fmt.Errorf("no built-in server %q", spec.Builtin)
+		}
+		return srv, nil
+	}})
+	defer m.Close()
+	errs := m.Start(context.Background())
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `"nope"`) {
+		t.Fatalf("start errors = %v, want one naming the unknown builtin", errs)
+	}
+	res, err := m.Call(context.Background(), "in__hello", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; text != "hi from inside" {
+		t.Errorf("result = %q", text)
 	}
 }
