@@ -118,11 +118,10 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return exitUsage
 	}
 	if prompt == "" {
-		if isTerminal(stdin) {
-			fmt.Fprintln(stderr, "mcphost: the interactive chat is not available yet: give a prompt with -p \"…\" or on stdin")
-		} else {
-			fmt.Fprintln(stderr, "mcphost: no prompt: give one with -p \"…\" or on stdin")
+		if isTerminal(stdin) && isTerminal(stdout) {
+			return runChat(settings, logger, stdin, stdout, stderr)
 		}
+		fmt.Fprintln(stderr, "mcphost: no prompt: give one with -p \"…\" or on stdin, or run mcphost in a terminal for a chat")
 		return exitUsage
 	}
 

@@ -16,6 +16,7 @@ const (
 	keyDebug        = "debug"
 	keyNumCtx       = "num-ctx"
 	keyOutput       = "output"
+	keyHideThinking = "hide-thinking"
 )
 
 // The values --output accepts.
@@ -41,7 +42,7 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput}
+	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking}
 }
 
 // RegisterFlags defines all of mcphost's flags on fs, so that their names,
@@ -59,4 +60,5 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Bool(keyDebug, false, "log config files, MCP server start-up and traffic to stderr")
 	fs.Int(keyNumCtx, defaultNumCtx, "context window of `N` tokens asked of Ollama (0 keeps the model's default)")
 	fs.String(keyOutput, defaultOutput, "output `FORMAT`: text, json or stream-json")
+	fs.Bool(keyHideThinking, false, "hide the thinking of reasoning models (shown dimmed on a terminal otherwise)")
 }

@@ -22,6 +22,7 @@ func TestRegisterFlags(t *testing.T) {
 		{"debug", "", "false"},
 		{"num-ctx", "", "8192"},
 		{"output", "", "text"},
+		{"hide-thinking", "", "false"},
 	}
 	for _, tt := range tests {
 		f := fs.Lookup(tt.name)

@@ -43,6 +43,8 @@ type Settings struct {
 	// Quiet asks for the final answer only; Debug for a log of config
 	// files, server start-up and MCP traffic.
 	Quiet, Debug bool
+	// HideThinking hides reasoning models' thinking.
+	HideThinking bool
 
 	// Servers are the MCP servers of all config files, merged by name and
 	// sorted by name.
@@ -96,6 +98,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.NumCtx = g.integer(keyNumCtx)
 	s.Quiet = g.boolean(keyQuiet)
 	s.Debug = g.boolean(keyDebug)
+	s.HideThinking = g.boolean(keyHideThinking)
 	if g.err != nil {
 		return nil, g.err
 	}
@@ -254,7 +257,7 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 	}
 	_ = v.MergeConfigMap(envLayer)
 
-	for _, k := range []string{keyModel, keyPrompt, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput} {
+	for _, k := range append(fileKeys(), keyPrompt) {
 		f := o.Flags.Lookup(k)
 		if f == nil {
 			continue

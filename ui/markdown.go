@@ -12,17 +12,21 @@ import (
 // back to the text itself when glamour fails, so the answer is never lost.
 // With noColor the layout is kept but no colours are used.
 func RenderMarkdown(text string, width int, noColor bool) string {
-	style := styles.DarkStyle
+	opts := []glamour.TermRendererOption{glamour.WithWordWrap(width)}
 	switch {
 	case noColor:
-		style = styles.NoTTYStyle
-	case !termenv.HasDarkBackground():
-		style = styles.LightStyle
+		// The layout of the dark style without its colours (bold and
+		// the like stay: NO_COLOR is about colour).
+		opts = append(opts, glamour.WithStandardStyle(styles.DarkStyle), glamour.WithColorProfile(termenv.Ascii))
+	case termenv.HasDarkBackground():
+		opts = append(opts, glamour.WithStandardStyle(styles.DarkStyle))
+	default:
+		opts = append(opts, glamour.WithStandardStyle(styles.LightStyle))
 	}
 	if width <= 0 {
 		width = 80
 	}
-	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
+	r, err := glamour.NewTermRenderer(opts...)
 	if err != nil {
 		return text
 	}

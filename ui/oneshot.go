@@ -27,6 +27,9 @@ type OneShotOptions struct {
 	NoColor bool
 	// Quiet prints the answer alone.
 	Quiet bool
+	// HideThinking drops a reasoning model's thinking instead of showing
+	// it dimmed on Err (it is only ever shown on a terminal).
+	HideThinking bool
 }
 
 // OneShot renders one run: the answer streams to Out as it arrives; tool
@@ -38,6 +41,9 @@ type OneShot struct {
 	// call's text is the answer, which gets the Markdown rendering.
 	turn     strings.Builder
 	wroteOut bool
+	// thinking is true while thinking text is on screen without its
+	// closing newline.
+	thinking bool
 }
 
 // NewOneShot returns a renderer for a one-shot run.
@@ -54,8 +60,19 @@ func (o *OneShot) Handle(ev runner.Event) {
 	case runner.ModelCallStarted:
 		o.turn.Reset()
 		o.spinner("waiting for the model…")
+	case runner.ThinkingDelta:
+		if o.opts.HideThinking || !o.opts.ErrTTY || o.opts.Quiet {
+			return
+		}
+		o.spin.Stop()
+		if !o.thinking {
+			io.WriteString(o.opts.Err, dim(o.opts.NoColor, "thinking: "))
+			o.thinking = true
+		}
+		io.WriteString(o.opts.Err, dim(o.opts.NoColor, Sanitize(ev.Text)))
 	case runner.TextDelta:
 		o.spin.Stop()
+		o.endThinking()
 		text := ev.Text
 		if o.opts.OutTTY {
 			text = Sanitize(text)
@@ -65,6 +82,7 @@ func (o *OneShot) Handle(ev runner.Event) {
 		o.wroteOut = true
 	case runner.ModelCallFinished:
 		o.spin.Stop()
+		o.endThinking()
 		if ev.ToolCalls > 0 && o.turn.Len() > 0 && !strings.HasSuffix(o.turn.String(), "\n") {
 			// Text the model wrote before calling tools stays on screen; keep
 			// the next turn's text on a line of its own.
@@ -80,6 +98,23 @@ func (o *OneShot) Handle(ev runner.Event) {
 	case runner.Warning:
 		o.Warn(ev.Message)
 	}
+}
+
+// endThinking closes the thinking block so the answer starts on a line of
+// its own.
+func (o *OneShot) endThinking() {
+	if o.thinking {
+		io.WriteString(o.opts.Err, "\n")
+		o.thinking = false
+	}
+}
+
+// dim wraps s in the terminal's faint attribute, unless colours are off.
+func dim(noColor bool, s string) string {
+	if noColor {
+		return s
+	}
+	return "\x1b[2m" + s + "\x1b[22m"
 }
 
 func (o *OneShot) spinner(label string) {

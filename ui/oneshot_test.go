@@ -121,3 +121,34 @@ func TestToolLineMarksErrorsAndCutsLongOutput(t *testing.T) {
 		t.Errorf("line not cleaned/cut: %q", line)
 	}
 }
+
+func TestThinkingIsDimmedOnTheTerminalAndNeverInTheAnswer(t *testing.T) {
+	for _, hide := range []bool{false, true} {
+		var out, errOut bytes.Buffer
+		o := NewOneShot(OneShotOptions{Out: &out, Err: &errOut, ErrTTY: true, HideThinking: hide})
+		o.Handle(runner.ThinkingDelta{Text: "let me think"})
+		o.Handle(runner.TextDelta{Text: "answer"})
+		o.Finish("answer")
+		if out.String() != "answer\n" {
+			t.Errorf("hide=%v: stdout = %q", hide, out.String())
+		}
+		shown := strings.Contains(errOut.String(), "\x1b[2mlet me think\x1b[22m\n")
+		if shown == hide {
+			t.Errorf("hide=%v: stderr = %q", hide, errOut.String())
+		}
+	}
+}
+
+func TestRenderMarkdownWithoutColour(t *testing.T) {
+	got := RenderMarkdown("# Title\n\nThe server said **hi there**.\n\n- one\n- two", 60, true)
+	if strings.Contains(got, "38;") || strings.Contains(got, "\x1b[3") || strings.Contains(got, "**") {
+		t.Errorf("NO_COLOR rendering has colours or raw markup: %q", got)
+	}
+	// Bold stays (NO_COLOR is about colour); drop it to read the text.
+	got = Sanitize(got)
+	for _, want := range []string{"Title", "The server said hi there.", "• one"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("rendering lacks %q: %q", want, got)
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/ui"
+)
+
+// Servers is what the chat controls on the MCP side; *servers.Manager
+// implements it.
+type Servers interface {
+	Status() []servers.ServerStatus
+	Logs(name string) []string
+	Restart(ctx context.Context, name string) error
+	Disable(name string) error
+	Enable(ctx context.Context, name string) error
+}
+
+// Options configure a Chat.
+type Options struct {
+	// Runner holds the conversation; the chat only feeds it prompts.
+	Runner *runner.Runner
+	// Servers and Tools are the MCP side, for the slash commands.
+	Servers Servers
+	Tools   runner.Toolbox
+	// ShowModel checks a model before /model switches to it.
+	ShowModel func(ctx context.Context, name string) (provider.ModelInfo, error)
+	// In and Out are the terminal; Err gets tool activity and warnings.
+	In       *os.File
+	Out, Err io.Writer
+	// Width reports the terminal width; nil means 80 columns.
+	Width func() int
+	// NoColor drops colours; HideThinking hides reasoning models' thinking.
+	NoColor, HideThinking bool
+	// HistoryPath is the input history file; empty keeps it in memory.
+	HistoryPath string
+	// OnEvent sees every runner event (for --debug logging); may be nil.
+	OnEvent func(runner.Event)
+}
+
+// Chat is one interactive session.
+type Chat struct {
+	opts    Options
+	history *History
+	// usage of the whole session and of the last turn, from Ollama's counts.
+	usageTotal, usageLast provider.Usage
+	// lastCalls are the tool calls of the last turn, for /results.
+	lastCalls []runner.ToolCallFinished
+}
+
+// New returns a chat; Run starts it.
+func New(opts Options) *Chat {
+	if opts.Width == nil {
+		opts.Width = func() int { return 80 }
+	}
+	if opts.Err == nil {
+		opts.Err = opts.Out
+	}
+	return &Chat{opts: opts, history: LoadHistory(opts.HistoryPath)}
+}
+
+// Run reads prompts until Ctrl-D, /quit or Ctrl-C twice, or until ctx ends.
+func (c *Chat) Run(ctx context.Context) error {
+	fmt.Fprintf(c.opts.Out, "mcphost chat with %s · %s · /help for commands, Ctrl-D to quit\n",
+		c.opts.Runner.Model().Name, c.serversLine())
+	for ctx.Err() == nil {
+		line, err := c.readLine()
+		switch {
+		case errors.Is(err, ErrEOF), errors.Is(err, ErrInterrupt):
+			return nil
+		case err != nil:
+			return fmt.Errorf("reading input: %w", err)
+		}
+		if line == "" {
+			continue
+		}
+		c.history.Add(line)
+		if isCommand(line) {
+			if quit := c.Command(ctx, line); quit {
+				return nil
+			}
+			continue
+		}
+		c.Turn(ctx, line)
+	}
+	return ctx.Err()
+}
+
+// readLine runs the line editor in the terminal. It renders inline, not
+// on the alternate screen, so the conversation stays in the scrollback.
+func (c *Chat) readLine() (string, error) {
+	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width())
+	p := tea.NewProgram(ed, tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
+	if _, err := p.Run(); err != nil {
+		return "", err
+	}
+	return ed.value, ed.err
+}
+
+// Turn sends one prompt through the runner and renders what happens.
+// Ctrl-C cancels this turn only (the model call or the MCP calls in flight);
+// the conversation stays usable.
+func (c *Chat) Turn(ctx context.Context, prompt string) {
+	turnCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-turnCtx.Done():
+		}
+	}()
+
+	out := ui.NewOneShot(ui.OneShotOptions{
+		Out: c.opts.Out, Err: c.opts.Err, OutTTY: true, ErrTTY: true,
+		Width: c.opts.Width(), NoColor: c.opts.NoColor, HideThinking: c.opts.HideThinking,
+	})
+	res, err := c.opts.Runner.Run(turnCtx, prompt, func(ev runner.Event) {
+		if c.opts.OnEvent != nil {
+			c.opts.OnEvent(ev)
+		}
+		out.Handle(ev)
+	})
+	out.Finish(res.Answer)
+	c.usageLast = res.Usage
+	c.usageTotal = c.usageTotal.Add(res.Usage)
+	c.lastCalls = res.ToolCalls
+	switch {
+	case err == nil:
+	case turnCtx.Err() != nil && ctx.Err() == nil:
+		fmt.Fprintln(c.opts.Err, "(cancelled: the conversation goes on)")
+	default:
+		fmt.Fprintf(c.opts.Err, "error: %s\n", ui.Sanitize(err.Error()))
+	}
+}

@@ -1,0 +1,443 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/session"
+	"github.com/mcphost/mcphost/ui"
+)
+
+// command is one slash command.
+type command struct {
+	name, args, help string
+	run              func(c *Chat, ctx context.Context, w io.Writer, args []string) (quit bool)
+}
+
+// commands returns the slash commands in the order /help lists them.
+// /mcp's subcommands are in mcpCommands.
+func commands() []command {
+	return []command{
+		{"/help", "", "this help", (*Chat).cmdHelp},
+		{"/tools", "[SERVER|TOOL]", "the tools the model sees, by server; one tool in full", (*Chat).cmdTools},
+		{"/servers", "", "the MCP servers and their state (also /mcp)", (*Chat).cmdServers},
+		{"/mcp", "[restart|logs|disable|enable NAME]", "control an MCP server", (*Chat).cmdMCP},
+		{"/model", "[NAME]", "show or switch the model; the conversation stays", (*Chat).cmdModel},
+		{"/results", "", "the full results of the last turn's tool calls", (*Chat).cmdResults},
+		{"/history", "", "the conversation so far", (*Chat).cmdHistory},
+		{"/clear", "", "start a new conversation", (*Chat).cmdClear},
+		{"/save", "FILE", "save the conversation (JSON: model and messages)", (*Chat).cmdSave},
+		{"/load", "FILE", "load a conversation saved with /save", (*Chat).cmdLoad},
+		{"/usage", "", "tokens of the session and of the last turn", (*Chat).cmdUsage},
+		{"/quit", "", "leave (also /exit, Ctrl-D)", func(*Chat, context.Context, io.Writer, []string) bool { return true }},
+	}
+}
+
+// mcpCommands are the subcommands of /mcp.
+func mcpCommands() []string { return []string{"restart", "logs", "disable", "enable"} }
+
+// aliasOf maps other names to commands.
+func aliasOf(name string) string {
+	switch name {
+	case "/exit", "/q":
+		return "/quit"
+	case "/?":
+		return "/help"
+	case "/mcp-servers":
+		return "/servers"
+	}
+	return name
+}
+
+func isCommand(line string) bool {
+	return strings.HasPrefix(line, "/") && !strings.HasPrefix(line, "//")
+}
+
+func findCommand(name string) (command, bool) {
+	name = aliasOf(name)
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// Command runs a slash command, writing its output to the chat's Out. It
+// reports whether the chat should end.
+func (c *Chat) Command(ctx context.Context, line string) (quit bool) {
+	fields := strings.Fields(line)
+	cmd, ok := findCommand(fields[0])
+	if !ok {
+		fmt.Fprintf(c.opts.Out, "unknown command %s: /help lists the commands\n", fields[0])
+		return false
+	}
+	return cmd.run(c, ctx, c.opts.Out, fields[1:])
+}
+
+func (c *Chat) cmdHelp(_ context.Context, w io.Writer, _ []string) bool {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, cmd := range commands() {
+		fmt.Fprintf(tw, "  %s %s\t%s\n", cmd.name, cmd.args, cmd.help)
+	}
+	tw.Flush()
+	fmt.Fprint(w, `
+Keys: Enter sends · Alt+Enter, Ctrl+J or a trailing \ start a new line · Up/Down browse history
+      Tab completes commands, servers and tools · Ctrl-C cancels the running turn, or clears
+      the input · Ctrl-D on an empty line (or Ctrl-C twice) quits
+`)
+	return false
+}
+
+// toolsByServer groups the tools the model sees by server, in server order.
+func (c *Chat) toolsByServer() map[string][]string {
+	by := map[string][]string{}
+	if c.opts.Tools == nil {
+		return by
+	}
+	for _, t := range c.opts.Tools.Tools() {
+		server, tool, ok := c.opts.Tools.Lookup(t.Name)
+		if !ok {
+			continue
+		}
+		by[server] = append(by[server], tool+"\t"+firstLine(t.Description))
+	}
+	return by
+}
+
+func (c *Chat) cmdTools(_ context.Context, w io.Writer, args []string) bool {
+	by := c.toolsByServer()
+	statuses := c.statuses()
+	if len(args) > 0 && !slices.ContainsFunc(statuses, func(s servers.ServerStatus) bool { return s.Name == args[0] }) {
+		if !c.describeTool(w, args[0]) {
+			fmt.Fprintf(w, "no server or tool %q: /tools lists them\n", args[0])
+		}
+		return false
+	}
+	if len(statuses) == 0 {
+		fmt.Fprintln(w, "No MCP servers are configured: the model has no tools.")
+		return false
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range statuses {
+		if len(args) > 0 && s.Name != args[0] {
+			continue
+		}
+		switch s.State {
+		case servers.StateReady:
+			fmt.Fprintf(tw, "● %s (%d tools)\n", s.Name, len(by[s.Name]))
+			for _, t := range by[s.Name] {
+				fmt.Fprintf(tw, "    %s\n", ui.Preview(t, 100))
+			}
+		case servers.StateDisabled:
+			fmt.Fprintf(tw, "○ %s (disabled: its tools are hidden from the model; /mcp enable %s)\n", s.Name, s.Name)
+		default:
+			fmt.Fprintf(tw, "✗ %s (%s: no tools)\n", s.Name, s.State)
+		}
+	}
+	tw.Flush()
+	return false
+}
+
+// describeTool prints one tool in full: its description and input schema.
+// name is the exposed name or the server's own tool name.
+func (c *Chat) describeTool(w io.Writer, name string) bool {
+	if c.opts.Tools == nil {
+		return false
+	}
+	found := false
+	for _, t := range c.opts.Tools.Tools() {
+		server, tool, _ := c.opts.Tools.Lookup(t.Name)
+		if t.Name != name && tool != name {
+			continue
+		}
+		found = true
+		fmt.Fprintf(w, "%s › %s (the model calls it %s)\n%s\n", server, tool, t.Name, ui.Sanitize(strings.TrimSpace(t.Description)))
+		if len(t.Parameters) > 0 {
+			var schema bytes.Buffer
+			if json.Indent(&schema, t.Parameters, "  ", "  ") == nil {
+				fmt.Fprintf(w, "  input: %s\n", schema.String())
+			}
+		}
+	}
+	return found
+}
+
+func (c *Chat) statuses() []servers.ServerStatus {
+	if c.opts.Servers == nil {
+		return nil
+	}
+	return c.opts.Servers.Status()
+}
+
+func (c *Chat) cmdServers(_ context.Context, w io.Writer, _ []string) bool {
+	statuses := c.statuses()
+	if len(statuses) == 0 {
+		fmt.Fprintln(w, "No MCP servers are configured.")
+		return false
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  NAME\tSTATE\tTRANSPORT\tTOOLS\tUPTIME\tPID")
+	for _, s := range statuses {
+		state := string(s.State)
+		switch s.State {
+		case servers.StateReady:
+			state = "● ready"
+		case servers.StateDisabled:
+			state = "○ disabled"
+		case servers.StateStarting:
+			state = "… starting"
+		case servers.StateFailed:
+			state = "✗ error"
+			if s.Err != nil {
+				state += ": " + ui.Preview(s.Err.Error(), 60)
+			}
+		}
+		uptime, pid := "-", "-"
+		if s.State == servers.StateReady && !s.StartedAt.IsZero() {
+			uptime = time.Since(s.StartedAt.Add(s.Ready)).Round(time.Second).String()
+		}
+		if s.PID > 0 {
+			pid = fmt.Sprint(s.PID)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%s\n", s.Name, state, s.Transport, s.ToolCount, uptime, pid)
+	}
+	tw.Flush()
+	return false
+}
+
+func (c *Chat) cmdMCP(ctx context.Context, w io.Writer, args []string) bool {
+	if len(args) == 0 {
+		return c.cmdServers(ctx, w, nil)
+	}
+	if !slices.Contains(mcpCommands(), args[0]) {
+		fmt.Fprintf(w, "unknown /mcp command %q: use /mcp restart|logs|disable|enable NAME\n", args[0])
+		return false
+	}
+	if len(args) < 2 {
+		fmt.Fprintf(w, "which server? /mcp %s NAME (/servers lists them)\n", args[0])
+		return false
+	}
+	name := args[1]
+	if !slices.ContainsFunc(c.statuses(), func(s servers.ServerStatus) bool { return s.Name == name }) {
+		fmt.Fprintf(w, "no server %q: /servers lists them\n", name)
+		return false
+	}
+	var err error
+	switch args[0] {
+	case "logs":
+		lines := c.opts.Servers.Logs(name)
+		if len(lines) == 0 {
+			fmt.Fprintf(w, "%s has written nothing to stderr.\n", name)
+		}
+		for _, l := range lines {
+			fmt.Fprintln(w, ui.Sanitize(l))
+		}
+		return false
+	case "restart":
+		fmt.Fprintf(w, "restarting %s…\n", name)
+		err = c.opts.Servers.Restart(ctx, name)
+	case "disable":
+		err = c.opts.Servers.Disable(name)
+	case "enable":
+		err = c.opts.Servers.Enable(ctx, name)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "%s %s: %s\n", args[0], name, ui.Sanitize(err.Error()))
+		return false
+	}
+	tools := len(c.toolsByServer()[name])
+	switch args[0] {
+	case "disable":
+		fmt.Fprintf(w, "%s disabled: the model no longer sees its tools.\n", name)
+	default:
+		fmt.Fprintf(w, "%s is ready: %d tools.\n", name, tools)
+	}
+	return false
+}
+
+func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
+	if len(args) == 0 {
+		m := c.opts.Runner.Model()
+		fmt.Fprintf(w, "model: %s (capabilities: %s)\n", m.Name, strings.Join(m.Capabilities, ", "))
+		return false
+	}
+	_, name, err := provider.ParseModel(args[0])
+	if err != nil {
+		fmt.Fprintln(w, err)
+		return false
+	}
+	info, err := c.opts.ShowModel(ctx, name)
+	if err != nil {
+		fmt.Fprintf(w, "%s; still using %s\n", ui.Sanitize(err.Error()), c.opts.Runner.Model().Name)
+		return false
+	}
+	info.Name = name
+	c.opts.Runner.SetModel(info)
+	fmt.Fprintf(w, "model: %s (the conversation goes on)\n", name)
+	if !info.Has(provider.CapabilityTools) {
+		fmt.Fprintf(w, "warning: %s does not support tools: it answers without them\n", name)
+	}
+	return false
+}
+
+func (c *Chat) cmdResults(_ context.Context, w io.Writer, _ []string) bool {
+	if len(c.lastCalls) == 0 {
+		fmt.Fprintln(w, "The last turn called no tools.")
+		return false
+	}
+	for i, call := range c.lastCalls {
+		fmt.Fprintf(w, "%d. %s\n%s\n\n", i+1, ui.ToolLine(call), ui.Sanitize(call.Output))
+	}
+	return false
+}
+
+func (c *Chat) cmdHistory(_ context.Context, w io.Writer, _ []string) bool {
+	msgs := c.opts.Runner.History()
+	if len(msgs) == 0 {
+		fmt.Fprintln(w, "The conversation is empty.")
+	}
+	for _, m := range msgs {
+		switch {
+		case m.Role == provider.RoleTool:
+			fmt.Fprintf(w, "  tool %s: %s\n", m.ToolName, ui.Preview(m.Content, 80))
+		case len(m.ToolCalls) > 0:
+			var names []string
+			for _, tc := range m.ToolCalls {
+				names = append(names, tc.Name)
+			}
+			fmt.Fprintf(w, "assistant: [calls %s] %s\n", strings.Join(names, ", "), ui.Preview(m.Content, 60))
+		case m.Role == provider.RoleUser:
+			fmt.Fprintf(w, "you: %s\n", ui.Preview(m.Content, 100))
+		default:
+			fmt.Fprintf(w, "%s: %s\n", m.Role, ui.Preview(m.Content, 100))
+		}
+	}
+	return false
+}
+
+func (c *Chat) cmdClear(_ context.Context, w io.Writer, _ []string) bool {
+	c.opts.Runner.Reset()
+	c.lastCalls = nil
+	fmt.Fprintln(w, "New conversation.")
+	return false
+}
+
+func (c *Chat) cmdSave(_ context.Context, w io.Writer, args []string) bool {
+	if len(args) != 1 {
+		fmt.Fprintln(w, "usage: /save FILE")
+		return false
+	}
+	if err := session.Save(args[0], c.opts.Runner.Model().Name, c.opts.Runner.History()); err != nil {
+		fmt.Fprintln(w, ui.Sanitize(err.Error()))
+		return false
+	}
+	fmt.Fprintf(w, "Saved %d messages to %s.\n", len(c.opts.Runner.History()), args[0])
+	return false
+}
+
+func (c *Chat) cmdLoad(ctx context.Context, w io.Writer, args []string) bool {
+	if len(args) != 1 {
+		fmt.Fprintln(w, "usage: /load FILE")
+		return false
+	}
+	f, err := session.Load(args[0])
+	if errors.Is(err, session.ErrNotExist) {
+		fmt.Fprintf(w, "%s does not exist\n", args[0])
+		return false
+	}
+	if err != nil {
+		fmt.Fprintln(w, ui.Sanitize(err.Error()))
+		return false
+	}
+	c.opts.Runner.SetHistory(f.Messages)
+	fmt.Fprintf(w, "Loaded %d messages from %s.\n", len(f.Messages), args[0])
+	if f.Model != "" && f.Model != c.opts.Runner.Model().Name {
+		fmt.Fprintf(w, "It was saved with %s; /model %s switches to it.\n", f.Model, f.Model)
+	}
+	return false
+}
+
+func (c *Chat) cmdUsage(_ context.Context, w io.Writer, _ []string) bool {
+	fmt.Fprintf(w, "last turn: %d prompt + %d completion tokens\nsession:   %d prompt + %d completion tokens\n",
+		c.usageLast.PromptTokens, c.usageLast.CompletionTokens, c.usageTotal.PromptTokens, c.usageTotal.CompletionTokens)
+	return false
+}
+
+// Complete returns the completions of a partly typed input: command names,
+// /mcp subcommands, server names and tool names.
+func (c *Chat) Complete(input string) []string {
+	if !strings.HasPrefix(input, "/") || strings.Contains(input, "\n") {
+		return nil
+	}
+	fields := strings.Fields(input)
+	trailing := strings.HasSuffix(input, " ")
+	word := ""
+	if !trailing && len(fields) > 0 {
+		word = fields[len(fields)-1]
+		fields = fields[:len(fields)-1]
+	}
+	var pool []string
+	switch {
+	case len(fields) == 0:
+		for _, cmd := range commands() {
+			pool = append(pool, cmd.name)
+		}
+	case fields[0] == "/mcp" && len(fields) == 1:
+		pool = mcpCommands()
+	case fields[0] == "/mcp" && len(fields) == 2, fields[0] == "/tools" && len(fields) == 1:
+		for _, s := range c.statuses() {
+			pool = append(pool, s.Name)
+		}
+		if fields[0] == "/tools" {
+			for _, tools := range c.toolsByServer() {
+				for _, t := range tools {
+					pool = append(pool, strings.SplitN(t, "\t", 2)[0])
+				}
+			}
+		}
+	}
+	prefix := strings.Join(fields, " ")
+	if prefix != "" {
+		prefix += " "
+	}
+	var out []string
+	for _, p := range pool {
+		if strings.HasPrefix(p, word) {
+			out = append(out, prefix+p)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+func (c *Chat) serversLine() string {
+	ready, total := 0, 0
+	for _, s := range c.statuses() {
+		total++
+		if s.State == servers.StateReady {
+			ready++
+		}
+	}
+	tools := 0
+	if c.opts.Tools != nil {
+		tools = len(c.opts.Tools.Tools())
+	}
+	return fmt.Sprintf("%d/%d servers ready, %d tools", ready, total, tools)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}

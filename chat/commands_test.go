@@ -1,0 +1,253 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/ollamatest"
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/provider/ollama"
+	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/servers"
+)
+
+// fakeServers is a server table; the real manager is driven by the
+// terminal tests.
+type fakeServers struct {
+	status   []servers.ServerStatus
+	logs     map[string][]string
+	disabled []string
+}
+
+func (f *fakeServers) Status() []servers.ServerStatus { return f.status }
+func (f *fakeServers) Logs(name string) []string      { return f.logs[name] }
+func (f *fakeServers) Restart(context.Context, string) error {
+	return errors.New("server \"everything\" did not start within 30s")
+}
+func (f *fakeServers) Disable(name string) error {
+	f.disabled = append(f.disabled, name)
+	for i := range f.status {
+		if f.status[i].Name == name {
+			f.status[i].State = servers.StateDisabled
+		}
+	}
+	return nil
+}
+func (f *fakeServers) Enable(context.Context, string) error { return nil }
+
+// fakeTools exposes two tools of "everything" and one of "files", minus the
+// tools of disabled servers.
+type fakeTools struct{ servers *fakeServers }
+
+func (f fakeTools) Tools() []provider.Tool {
+	var out []provider.Tool
+	for _, t := range []provider.Tool{{Name: "everything__echo", Description: "Echoes back the input"}, {Name: "everything__get-sum", Description: "Adds two numbers\nmore text"}, {Name: "files__read_file", Description: "Reads a file"}} {
+		server, _, _ := f.Lookup(t.Name)
+		if !slices.Contains(f.servers.disabled, server) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+func (fakeTools) Call(context.Context, string, map[string]any) (*mcp.CallToolResult, error) {
+	return nil, nil
+}
+func (fakeTools) Lookup(name string) (string, string, bool) {
+	s, t, ok := strings.Cut(name, "__")
+	return s, t, ok
+}
+
+func newTestChat(t *testing.T) (*Chat, *bytes.Buffer, *fakeServers, *ollamatest.Server) {
+	t.Helper()
+	srv := &fakeServers{
+		status: []servers.ServerStatus{
+			{Name: "everything", State: servers.StateReady, Transport: config.TransportStdio, ToolCount: 2, PID: 4242, StartedAt: time.Now().Add(-time.Minute)},
+			{Name: "files", State: servers.StateReady, Transport: config.TransportHTTP, ToolCount: 1, StartedAt: time.Now()},
+			{Name: "broken", State: servers.StateFailed, Transport: config.TransportStdio, Err: errors.New(`server "broken" exited during start: cannot open database`)},
+		},
+		logs: map[string][]string{"everything": {"Starting default (STDIO) server...", "\x1b[31mred\x1b[0m"}},
+	}
+	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"}, ollamatest.Model{Name: "other"}, ollamatest.Model{Name: "plain", Capabilities: []string{"completion"}})
+	t.Cleanup(model.Close)
+	backend, err := ollama.New(model.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	tools := fakeTools{srv}
+	r := runner.New(backend, tools, runner.Options{Model: provider.ModelInfo{Name: "tiny", Capabilities: []string{"completion", "tools"}}})
+	c := New(Options{Runner: r, Servers: srv, Tools: tools, ShowModel: backend.Show, Out: &out, Err: &out, NoColor: true})
+	return c, &out, srv, model
+}
+
+func run(t *testing.T, c *Chat, out *bytes.Buffer, line string) string {
+	t.Helper()
+	out.Reset()
+	if quit := c.Command(context.Background(), line); quit {
+		t.Fatalf("%s quit the chat", line)
+	}
+	return out.String()
+}
+
+func TestServersTable(t *testing.T) {
+	c, out, _, _ := newTestChat(t)
+	got := run(t, c, out, "/servers")
+	for _, want := range []string{"NAME", "● ready", "stdio", "4242", "1m0s", "✗ error: server \"broken\" exited during start: cannot open", "http"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/servers lacks %q:\n%s", want, got)
+		}
+	}
+	if run(t, c, out, "/mcp") != got {
+		t.Error("/mcp alone is not /servers")
+	}
+}
+
+func TestDisableThenToolsHidesTheServersTools(t *testing.T) {
+	c, out, srv, _ := newTestChat(t)
+	before := run(t, c, out, "/tools")
+	if !strings.Contains(before, "● everything (2 tools)") || !strings.Contains(before, "echo") || !strings.Contains(before, "Adds two numbers") {
+		t.Fatalf("/tools before:\n%s", before)
+	}
+	if got := run(t, c, out, "/mcp disable everything"); !strings.Contains(got, "everything disabled") || !slices.Equal(srv.disabled, []string{"everything"}) {
+		t.Fatalf("/mcp disable: %q, disabled %v", got, srv.disabled)
+	}
+	after := run(t, c, out, "/tools")
+	if !strings.Contains(after, "○ everything (disabled") || strings.Contains(after, "echo") {
+		t.Errorf("/tools after disable:\n%s", after)
+	}
+	if !strings.Contains(run(t, c, out, "/tools files"), "read_file") || strings.Contains(run(t, c, out, "/tools files"), "everything") {
+		t.Error("/tools SERVER does not filter")
+	}
+}
+
+func TestMCPCommandErrors(t *testing.T) {
+	c, out, _, _ := newTestChat(t)
+	tests := map[string]string{
+		"/mcp frob everything":    `unknown /mcp command "frob"`,
+		"/mcp restart":            "which server?",
+		"/mcp restart nosuch":     `no server "nosuch"`,
+		"/mcp restart everything": `restart everything: server "everything" did not start within 30s`,
+		"/tools nosuch":           `no server or tool "nosuch"`,
+		"/frobnicate":             "unknown command /frobnicate",
+	}
+	for line, want := range tests {
+		if got := run(t, c, out, line); !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q", line, got, want)
+		}
+	}
+}
+
+func TestToolsShowsOneToolInFull(t *testing.T) {
+	c, out, _, _ := newTestChat(t)
+	got := run(t, c, out, "/tools get-sum")
+	if !strings.Contains(got, "everything › get-sum (the model calls it everything__get-sum)") || !strings.Contains(got, "more text") {
+		t.Errorf("/tools get-sum = %q", got)
+	}
+}
+
+func TestMCPLogsAreSanitised(t *testing.T) {
+	c, out, _, _ := newTestChat(t)
+	got := run(t, c, out, "/mcp logs everything")
+	if got != "Starting default (STDIO) server...\nred\n" {
+		t.Errorf("/mcp logs = %q", got)
+	}
+}
+
+func TestModelSwitchKeepsTheConversation(t *testing.T) {
+	c, out, _, model := newTestChat(t)
+	c.Turn(context.Background(), "hello")
+	if got := run(t, c, out, "/model"); !strings.Contains(got, "model: tiny") {
+		t.Errorf("/model = %q", got)
+	}
+	if got := run(t, c, out, "/model ollama:nosuch"); !strings.Contains(got, `model "nosuch" not found`) || !strings.Contains(got, "still using tiny") {
+		t.Errorf("/model nosuch = %q", got)
+	}
+	if got := run(t, c, out, "/model ollama:other"); !strings.Contains(got, "model: other") {
+		t.Errorf("/model other = %q", got)
+	}
+	c.Turn(context.Background(), "again")
+	reqs := model.Requests()
+	last := reqs[len(reqs)-1]
+	if last.Model != "other" || len(last.Messages) != 3 {
+		t.Errorf("after /model the request went to %q with %d messages, want other with the history", last.Model, len(last.Messages))
+	}
+	if got := run(t, c, out, "/model plain"); !strings.Contains(got, "does not support tools") {
+		t.Errorf("/model plain = %q", got)
+	}
+}
+
+func TestSaveClearLoadHistoryUsage(t *testing.T) {
+	c, out, _, _ := newTestChat(t)
+	c.Turn(context.Background(), "remember me")
+	file := filepath.Join(t.TempDir(), "conv.json")
+	if got := run(t, c, out, "/save "+file); !strings.Contains(got, "Saved 2 messages") {
+		t.Fatalf("/save = %q", got)
+	}
+	if got := run(t, c, out, "/usage"); !strings.Contains(got, "last turn:") || strings.Contains(got, " 0 prompt") {
+		t.Errorf("/usage = %q", got)
+	}
+	run(t, c, out, "/clear")
+	if got := run(t, c, out, "/history"); !strings.Contains(got, "empty") {
+		t.Errorf("/history after /clear = %q", got)
+	}
+	if got := run(t, c, out, "/load "+file); !strings.Contains(got, "Loaded 2 messages") {
+		t.Fatalf("/load = %q", got)
+	}
+	if got := run(t, c, out, "/history"); !strings.Contains(got, "you: remember me") || !strings.Contains(got, "assistant: ok") {
+		t.Errorf("/history after /load = %q", got)
+	}
+	if got := run(t, c, out, "/load "+file+".missing"); !strings.Contains(got, "does not exist") {
+		t.Errorf("/load missing = %q", got)
+	}
+	os.WriteFile(file, []byte("junk"), 0o644)
+	if got := run(t, c, out, "/load "+file); !strings.Contains(got, "is not a session file") {
+		t.Errorf("/load junk = %q", got)
+	}
+}
+
+func TestHelpAndQuit(t *testing.T) {
+	c, out, _, _ := newTestChat(t)
+	help := run(t, c, out, "/help")
+	for _, want := range []string{"/tools", "/servers", "/mcp", "/model", "/save", "/usage", "Alt+Enter", "Ctrl-D"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("/help lacks %q", want)
+		}
+	}
+	for _, q := range []string{"/quit", "/exit"} {
+		if !c.Command(context.Background(), q) {
+			t.Errorf("%s does not quit", q)
+		}
+	}
+}
+
+func TestComplete(t *testing.T) {
+	c, _, _, _ := newTestChat(t)
+	tests := []struct {
+		input string
+		want  []string
+	}{
+		{"/mo", []string{"/model"}},
+		{"/s", []string{"/save", "/servers"}},
+		{"/mcp ", []string{"/mcp disable", "/mcp enable", "/mcp logs", "/mcp restart"}},
+		{"/mcp re", []string{"/mcp restart"}},
+		{"/mcp restart e", []string{"/mcp restart everything"}},
+		{"/tools f", []string{"/tools files"}},
+		{"/tools ec", []string{"/tools echo"}},
+		{"hello /m", nil},
+	}
+	for _, tt := range tests {
+		if got := c.Complete(tt.input); !slices.Equal(got, tt.want) {
+			t.Errorf("Complete(%q) = %q, want %q", tt.input, got, tt.want)
+		}
+	}
+}
