@@ -64,4 +64,3 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 	fmt.Fprintln(stdout, "bye")
 	return exitOK
 }
-
