@@ -10,7 +10,9 @@ import (
 // concrete type; events are delivered one at a time, never concurrently.
 type Event interface{ event() }
 
-// TextDelta is a piece of the model's answer, as it streams.
+// TextDelta is a piece of the model's answer, as it streams. When tools
+// are offered, text that may turn out to be a tool call written as text is
+// held back until the reply is complete, and never sent if it was one.
 type TextDelta struct{ Text string }
 
 // ThinkingDelta is a piece of a reasoning model's thinking, as it streams.
@@ -20,6 +22,11 @@ type ThinkingDelta struct{ Text string }
 type ModelCallStarted struct {
 	Step  int // 1-based
 	Tools int // how many tools the model was offered
+	// EstimatedTokens is the estimated prompt size: system prompt, tools
+	// and the history sent (see package budget).
+	EstimatedTokens int
+	// ContextWindow is the num_ctx asked for; 0 when left to the backend.
+	ContextWindow int
 }
 
 // ModelCallFinished is sent after each model call.
@@ -28,34 +35,102 @@ type ModelCallFinished struct {
 	Message   provider.Message
 	Usage     provider.Usage
 	ToolCalls int
+	// Recovered counts the tool calls found written in the text of the
+	// reply rather than sent as tool calls; they are among ToolCalls and
+	// in Message.ToolCalls, and their text is no longer in Message.Content.
+	Recovered int
 }
 
-// ToolCallStarted is sent when a tool call is dispatched.
+// ToolCallStarted is sent when a tool call is dispatched, and also for a
+// call that is refused (unknown tool, invalid arguments, loop), which is
+// then followed at once by its ToolCallFinished.
 type ToolCallStarted struct {
+	// Call is the call as it runs: the exposed tool name and the
+	// arguments after repairs. For a call refused for its name, the call as
+	// the model wrote it.
 	Call   ToolCall
 	Server string // empty when the name matches no tool
 	Tool   string
+	// Requested is the name the model wrote, when it was not the exposed
+	// name (a shortened or decorated name that was resolved).
+	Requested string
+	// Recovered is true for a call written as text in the reply.
+	Recovered bool
+	// Repairs lists what was changed in the arguments to make them valid.
+	Repairs []string
 }
 
 // ToolCallFinished is sent when a tool call returns or fails.
 type ToolCallFinished struct {
-	Call     ToolCall
-	Server   string
-	Tool     string
-	Duration time.Duration
+	Call      ToolCall
+	Server    string
+	Tool      string
+	Requested string
+	Recovered bool
+	Repairs   []string
+	Duration  time.Duration
 	// IsError is true when the call failed or the tool reported an error.
 	IsError bool
+	// Rejected is true when the call was not sent to the server at all:
+	// unknown or ambiguous tool, arguments that do not fit the schema, or
+	// a repeated call stopped by the loop guard. Output says why.
+	Rejected bool
 	// Output is the text the model gets back.
 	Output string
+}
+
+// ToolCallRepaired is sent before ToolCallStarted when a call's arguments
+// were repaired to fit the tool's schema.
+type ToolCallRepaired struct {
+	Call    ToolCall // after the repairs
+	Repairs []string
+	// Total counts the repaired calls of this Run so far, this one included.
+	Total int
+}
+
+// ToolCallRejected is sent before ToolCallStarted when a call is not sent
+// to the server.
+type ToolCallRejected struct {
+	Call   ToolCall // as the model wrote it
+	Reason string
+	// Total counts the rejected calls of this Run so far, this one included.
+	Total int
+}
+
+// HistoryTrimmed is sent when the oldest turns of the conversation are
+// left out of the next request so that it fits the context window, and
+// again whenever how many are left out changes. The runner's History keeps
+// them all.
+type HistoryTrimmed struct {
+	// Dropped is how many messages are left out; Kept how many are sent.
+	Dropped, Kept int
+	// EstimatedTokens is the estimated prompt size after trimming, and
+	// ContextWindow the window it must fit, less room for the answer.
+	EstimatedTokens, ContextWindow int
+	// Fits is false when even the shortest history allowed does not fit:
+	// the backend will cut the prompt itself.
+	Fits bool
+}
+
+// FinalAnswerRequested is sent before the last model call of a Run that
+// had to stop calling tools: the model is asked, without tools, to answer
+// with what it has.
+type FinalAnswerRequested struct {
+	// Reason is why: the step limit, or a call repeated by the model.
+	Reason string
 }
 
 // Warning is something the user should know that does not stop the run.
 type Warning struct{ Message string }
 
-func (TextDelta) event()         {}
-func (ThinkingDelta) event()     {}
-func (ModelCallStarted) event()  {}
-func (ModelCallFinished) event() {}
-func (ToolCallStarted) event()   {}
-func (ToolCallFinished) event()  {}
-func (Warning) event()           {}
+func (TextDelta) event()            {}
+func (ThinkingDelta) event()        {}
+func (ModelCallStarted) event()     {}
+func (ModelCallFinished) event()    {}
+func (ToolCallStarted) event()      {}
+func (ToolCallFinished) event()     {}
+func (ToolCallRepaired) event()     {}
+func (ToolCallRejected) event()     {}
+func (HistoryTrimmed) event()       {}
+func (FinalAnswerRequested) event() {}
+func (Warning) event()              {}

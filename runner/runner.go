@@ -2,28 +2,61 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcphost/mcphost/budget"
 	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/toolcall"
 )
 
-// DefaultMaxSteps bounds the number of model calls in one run.
+// DefaultMaxSteps bounds the number of tool-calling model calls in one run.
 const DefaultMaxSteps = 20
 
-// ErrMaxSteps is returned when the model was still calling tools after
-// MaxSteps model calls.
+// LoopLimit is how many times in a row the model may make the same call
+// with the same arguments; the last of them is not run, and the model is
+// asked to answer with what it has.
+const LoopLimit = 3
+
+// ErrMaxSteps is returned, wrapped, when a Run had to stop the model from
+// calling tools: it was still calling them after MaxSteps model calls, or
+// it repeated the same call (ErrLoop, which errors.Is also matches as
+// ErrMaxSteps). Either way the model was then asked once more, without
+// tools, for a final answer, and the Result returned with the error holds
+// that answer.
 var ErrMaxSteps = errors.New("stopped after the maximum number of steps")
+
+// ErrLoop is returned, wrapped, when the model made the same call with the
+// same arguments LoopLimit times in a row. errors.Is(err, ErrMaxSteps) is
+// true for it as well: both mean "stopped, with a final answer".
+var ErrLoop error = loopError{}
+
+type loopError struct{}
+
+func (loopError) Error() string        { return "stopped a repeated tool call" }
+func (loopError) Is(target error) bool { return target == ErrMaxSteps }
+
+// finalPrompt is sent, after the history, with the last model call of a
+// Run that had to stop calling tools. It is not kept in the history.
+const finalPrompt = "You cannot call tools any more. Answer the user's request now, using the tool results above; say what is still missing if they are not enough."
+
+// loopResult is what the model gets instead of running a call it repeated.
+const loopResult = "Not run: this is the %s time in a row you made this exact call (same tool, same arguments); its result will not change. Stop calling tools and answer with what you have."
 
 // Toolbox is what the runner needs from the MCP side: the tools to offer and
 // a way to call one by the name the model sees. The MCP manager implements
 // it; tests may hand in anything else.
 type Toolbox interface {
 	// Tools lists the tools the model may call, with their exposed names.
+	// Parameters is each tool's input schema as its server published it;
+	// the runner normalises it for the model and validates arguments
+	// against the original.
 	Tools() []provider.Tool
 	// Call runs a tool by its exposed name.
 	Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error)
@@ -42,10 +75,27 @@ type Options struct {
 	Model provider.ModelInfo
 	// SystemPrompt starts every conversation when not empty.
 	SystemPrompt string
-	// MaxSteps bounds the model calls of one Run; 0 means DefaultMaxSteps.
+	// MaxSteps bounds the tool-calling model calls of one Run; 0 means
+	// DefaultMaxSteps. One more call, without tools, asks for the final
+	// answer when the limit is reached.
 	MaxSteps int
-	// NumCtx is the context window to ask for; 0 leaves the backend default.
+	// NumCtx is the context window to ask for; 0 leaves the backend
+	// default, and turns off history trimming, which needs to know it.
 	NumCtx int
+	// ResultBudget caps the bytes of one tool result sent to the model;
+	// a longer result is cut in the middle with a visible marker. 0 means
+	// DefaultResultBudget(NumCtx); a negative value means no cap.
+	ResultBudget int
+}
+
+// DefaultResultBudget is the result cap for a context window of numCtx
+// tokens: about half the window (two bytes per token of it, at roughly
+// four bytes per token), or 32 KB when the window is unknown.
+func DefaultResultBudget(numCtx int) int {
+	if numCtx <= 0 {
+		return 32 << 10
+	}
+	return max(2*numCtx, 2048)
 }
 
 // Runner holds a conversation with one model and the tools it may use.
@@ -55,12 +105,29 @@ type Runner struct {
 	tools    Toolbox
 	opts     Options
 	history  []provider.Message
+
+	// prepared is the toolbox's list made ready for the model, rebuilt
+	// when the list changes.
+	prepared *toolSet
+	// estimator turns raw token estimates into corrected ones; msgTokens
+	// caches the raw estimate of each history message.
+	estimator budget.Estimator
+	msgTokens []int
+	// warnedTools is set once the tools-take-half-the-window warning went
+	// out; dropped is how many messages the last request left out.
+	warnedTools bool
+	dropped     int
+	// callSeq numbers calls recovered from text, which have no ID.
+	callSeq int
 }
 
 // New returns a Runner with an empty conversation. tools may be nil.
 func New(p provider.Provider, tools Toolbox, opts Options) *Runner {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.ResultBudget == 0 {
+		opts.ResultBudget = DefaultResultBudget(opts.NumCtx)
 	}
 	r := &Runner{provider: p, tools: tools, opts: opts}
 	r.Reset()
@@ -73,9 +140,11 @@ func (r *Runner) Reset() {
 	if r.opts.SystemPrompt != "" {
 		r.history = append(r.history, provider.Message{Role: provider.RoleSystem, Content: r.opts.SystemPrompt})
 	}
+	r.msgTokens, r.dropped = r.msgTokens[:0], 0
 }
 
-// History returns a copy of the conversation so far.
+// History returns a copy of the conversation so far, including turns left
+// out of requests to fit the context window.
 func (r *Runner) History() []provider.Message {
 	return append([]provider.Message(nil), r.history...)
 }
@@ -83,6 +152,7 @@ func (r *Runner) History() []provider.Message {
 // SetHistory replaces the conversation, for sessions loaded from a file.
 func (r *Runner) SetHistory(msgs []provider.Message) {
 	r.history = append(r.history[:0], msgs...)
+	r.msgTokens, r.dropped = r.msgTokens[:0], 0
 }
 
 // Model returns what the runner knows about its model.
@@ -97,15 +167,24 @@ type Result struct {
 	Answer string
 	// Steps is the number of model calls made.
 	Steps int
-	// ToolCalls lists every call made, in order.
+	// ToolCalls lists every call made, in order, refused ones included.
 	ToolCalls []ToolCallFinished
 	// Usage adds up the token counts of all model calls.
 	Usage provider.Usage
+	// Recovered, Repaired and Rejected count the calls found written as
+	// text, the calls whose arguments were repaired, and the calls not sent
+	// to a server (unknown tool, invalid arguments, loop).
+	Recovered, Repaired, Rejected int
 }
 
 // Run adds prompt to the conversation as a user message and runs the loop
 // until the model answers without calling tools. emit receives the events
 // of the run, one at a time; it may be nil.
+//
+// When the model has to be stopped (MaxSteps, or the same call LoopLimit
+// times in a row), it is asked once more without tools for a final answer;
+// Run then returns that answer in the Result together with an error that
+// matches ErrMaxSteps.
 //
 // On error the history keeps what happened up to the failure, so a chat can
 // go on after a cancelled turn.
@@ -114,57 +193,193 @@ func (r *Runner) Run(ctx context.Context, prompt string, emit func(Event)) (Resu
 		emit = func(Event) {}
 	}
 	r.history = append(r.history, provider.Message{Role: provider.RoleUser, Content: prompt})
-	var res Result
+	var (
+		res   Result
+		stop  error // set once the model must answer without tools
+		guard loopGuard
+	)
 	for step := 1; ; step++ {
-		if step > r.opts.MaxSteps {
-			return res, fmt.Errorf("%w (%d): the model kept calling tools; raise --max-steps to allow more", ErrMaxSteps, r.opts.MaxSteps)
+		ts := r.toolSet()
+		if stop == nil && step > r.opts.MaxSteps {
+			stop = fmt.Errorf("%w (%d): the model kept calling tools and was asked to answer with what it had; raise --max-steps to allow more", ErrMaxSteps, r.opts.MaxSteps)
+			emit(FinalAnswerRequested{Reason: fmt.Sprintf("the step limit (%d) was reached", r.opts.MaxSteps)})
 		}
-		tools := r.offeredTools()
-		emit(ModelCallStarted{Step: step, Tools: len(tools)})
+		var tools []provider.Tool
+		if stop == nil && r.tools != nil && r.opts.Model.Has(provider.CapabilityTools) {
+			tools = ts.offered
+		}
+		msgs, raw := r.fit(tools, ts, emit)
+		if stop != nil {
+			msgs = append(msgs[:len(msgs):len(msgs)], provider.Message{Role: provider.RoleUser, Content: finalPrompt})
+			raw += budget.Message(msgs[len(msgs)-1])
+		}
+		emit(ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.opts.NumCtx})
+		hold := newHoldback(emit, tools != nil)
 		resp, err := r.provider.Chat(ctx, provider.Request{
 			Model:    r.opts.Model.Name,
-			Messages: r.history,
+			Messages: msgs,
 			Tools:    tools,
 			NumCtx:   r.opts.NumCtx,
-		}, func(d provider.Delta) {
-			if d.Thinking != "" {
-				emit(ThinkingDelta{Text: d.Thinking})
-			}
-			if d.Content != "" {
-				emit(TextDelta{Text: d.Content})
-			}
-		})
+		}, hold.delta)
 		res.Steps = step
 		if err != nil {
 			return res, err
 		}
+		r.estimator.Observe(raw, resp.Usage.PromptTokens, r.opts.NumCtx)
 		res.Usage = res.Usage.Add(resp.Usage)
 		msg := resp.Message
 		msg.Role = provider.RoleAssistant
+
+		if stop != nil {
+			// Asked without tools, a model cannot call any; calls it
+			// makes anyway would stand unanswered in the history.
+			msg.ToolCalls = nil
+		}
+		recovered := false
+		if len(msg.ToolCalls) == 0 && tools != nil {
+			msg, recovered = r.recoverCalls(msg, ts)
+		}
+		hold.finish(msg.Content, recovered)
+		var plan []dispatch
+		if len(msg.ToolCalls) > 0 {
+			plan = r.plan(msg.ToolCalls, ts, recovered, &guard)
+			for i, d := range plan {
+				if d.rejected == "" {
+					// The history shows the call as it ran, so the model
+					// sees a correct call next to its result.
+					msg.ToolCalls[i] = d.call
+				}
+			}
+		}
 		r.history = append(r.history, msg)
-		emit(ModelCallFinished{Step: step, Message: msg, Usage: resp.Usage, ToolCalls: len(msg.ToolCalls)})
+		finished := ModelCallFinished{Step: step, Message: msg, Usage: resp.Usage, ToolCalls: len(msg.ToolCalls)}
+		if recovered {
+			finished.Recovered = len(msg.ToolCalls)
+			res.Recovered += len(msg.ToolCalls)
+		}
+		emit(finished)
 
 		if len(msg.ToolCalls) == 0 {
 			res.Answer = msg.Content
-			return res, nil
+			return res, stop
 		}
-		results := r.callTools(ctx, msg.ToolCalls, emit)
-		for _, f := range results {
+		for _, f := range r.callTools(ctx, plan, emit, &res) {
 			res.ToolCalls = append(res.ToolCalls, f.event)
 			r.history = append(r.history, f.message)
 		}
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
+		if guard.tripped != "" {
+			stop = fmt.Errorf("%w: the model called %s %d times in a row with the same arguments and was asked to answer with what it had", ErrLoop, guard.tripped, LoopLimit)
+			emit(FinalAnswerRequested{Reason: fmt.Sprintf("%s was called %d times in a row with the same arguments", guard.tripped, LoopLimit)})
+		}
 	}
 }
 
-// offeredTools is nil when the model cannot call tools, so none are sent.
-func (r *Runner) offeredTools() []provider.Tool {
-	if r.tools == nil || !r.opts.Model.Has(provider.CapabilityTools) {
-		return nil
+// recoverCalls looks for tool calls written as text in a reply without
+// native ones. They count only when every name names real tools: one, or
+// several (ambiguous, which the model is then told); a name that matches
+// no tool leaves the whole reply as text.
+func (r *Runner) recoverCalls(msg provider.Message, ts *toolSet) (provider.Message, bool) {
+	cands, rest := toolcall.Extract(msg.Content)
+	if len(cands) == 0 {
+		return msg, false
 	}
-	return r.tools.Tools()
+	calls := make([]provider.ToolCall, len(cands))
+	for i, c := range cands {
+		if _, err := ts.catalog.Resolve(c.Name); err != nil {
+			var ne *toolcall.NameError
+			if !errors.As(err, &ne) || len(ne.Matches) == 0 {
+				return msg, false
+			}
+		}
+		r.callSeq++
+		calls[i] = provider.ToolCall{ID: "recovered_" + strconv.Itoa(r.callSeq), Name: c.Name, Arguments: c.Arguments}
+	}
+	msg.Content = rest
+	msg.ToolCalls = calls
+	return msg, true
+}
+
+// dispatch is one call of a model turn, checked and ready to run.
+type dispatch struct {
+	call      provider.ToolCall // as it runs: exposed name, repaired arguments
+	asked     provider.ToolCall // as the model wrote it
+	server    string
+	tool      string
+	recovered bool
+	repairs   []string
+	// rejected, when not empty, is the result the model gets instead of
+	// running the call.
+	rejected string
+}
+
+// loopGuard notices the same call made LoopLimit times in a row.
+type loopGuard struct {
+	lastName, lastArgs string
+	count              int
+	tripped            string // the tool's name once tripped
+}
+
+func (g *loopGuard) see(name string, args map[string]any) bool {
+	if name != g.lastName {
+		g.lastName, g.lastArgs, g.count = name, "", 0
+	}
+	b, _ := json.Marshal(args) // map keys marshal sorted: a canonical form
+	if g.count > 0 && string(b) == g.lastArgs {
+		g.count++
+	} else {
+		g.lastArgs, g.count = string(b), 1
+	}
+	if g.count >= LoopLimit && g.tripped == "" {
+		g.tripped = name
+		return true
+	}
+	return false
+}
+
+// plan resolves names, checks arguments and applies the loop guard to the
+// calls of one turn, in order, without running anything.
+func (r *Runner) plan(calls []provider.ToolCall, ts *toolSet, recovered bool, guard *loopGuard) []dispatch {
+	out := make([]dispatch, len(calls))
+	for i, c := range calls {
+		d := dispatch{call: c, asked: c, recovered: recovered}
+		if d.call.Arguments == nil {
+			d.call.Arguments = map[string]any{}
+		}
+		name, err := ts.catalog.Resolve(c.Name)
+		switch {
+		case err != nil:
+			d.rejected = err.Error()
+		default:
+			e := ts.byName[name]
+			d.call.Name, d.server, d.tool = name, e.server, e.tool
+			fixed, repairs, err := e.schema.Check(name, c.Arguments)
+			if err != nil {
+				d.rejected = err.Error()
+			} else {
+				d.call.Arguments, d.repairs = fixed, repairs
+			}
+		}
+		if guard.see(d.call.Name, d.call.Arguments) {
+			d.rejected = fmt.Sprintf(loopResult, ordinal(LoopLimit))
+		}
+		out[i] = d
+	}
+	return out
+}
+
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "first"
+	case 2:
+		return "second"
+	case 3:
+		return "third"
+	}
+	return strconv.Itoa(n) + "th"
 }
 
 type finishedCall struct {
@@ -172,66 +387,72 @@ type finishedCall struct {
 	message provider.Message
 }
 
-// callTools runs the calls of one model turn concurrently and returns their
-// results in call order, which is the order the model expects them back.
-func (r *Runner) callTools(ctx context.Context, calls []provider.ToolCall, emit func(Event)) []finishedCall {
+// callTools runs the planned calls of one model turn concurrently and
+// returns their results in call order, which is the order the model
+// expects them back. Refused calls get their refusal as the result.
+func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event), res *Result) []finishedCall {
 	var emitMu sync.Mutex
 	send := func(e Event) {
 		emitMu.Lock()
 		defer emitMu.Unlock()
 		emit(e)
 	}
-	out := make([]finishedCall, len(calls))
+	out := make([]finishedCall, len(plan))
 	var wg sync.WaitGroup
-	for i, call := range calls {
-		if call.Arguments == nil {
-			call.Arguments = map[string]any{}
+	for i, d := range plan {
+		requested := ""
+		if d.asked.Name != d.call.Name {
+			requested = d.asked.Name
 		}
-		server, tool, _ := r.lookup(call.Name)
-		send(ToolCallStarted{Call: call, Server: server, Tool: tool})
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		if len(d.repairs) > 0 && d.rejected == "" {
+			res.Repaired++
+			send(ToolCallRepaired{Call: d.call, Repairs: d.repairs, Total: res.Repaired})
+		}
+		if d.rejected != "" {
+			res.Rejected++
+			send(ToolCallRejected{Call: d.asked, Reason: d.rejected, Total: res.Rejected})
+		}
+		send(ToolCallStarted{Call: d.call, Server: d.server, Tool: d.tool, Requested: requested, Recovered: d.recovered, Repairs: d.repairs})
+		wg.Go(func() {
 			start := time.Now()
-			content := r.callOne(ctx, call)
+			var content ToolOutput
+			if d.rejected != "" {
+				content = ToolOutput{Text: d.rejected, IsError: true}
+			} else {
+				content = r.callOne(ctx, d.call)
+			}
 			fin := ToolCallFinished{
-				Call: call, Server: server, Tool: tool,
+				Call: d.call, Server: d.server, Tool: d.tool,
+				Requested: requested, Recovered: d.recovered, Repairs: d.repairs,
 				Duration: time.Since(start),
 				IsError:  content.IsError,
+				Rejected: d.rejected != "",
 				Output:   content.Text,
 			}
 			send(fin)
 			out[i] = finishedCall{event: fin, message: provider.Message{
 				Role:       provider.RoleTool,
 				Content:    content.Text,
-				ToolName:   call.Name,
-				ToolCallID: call.ID,
+				ToolName:   d.call.Name,
+				ToolCallID: d.call.ID,
 				IsError:    content.IsError,
 				Images:     content.Images,
 			}}
-		}()
+		})
 	}
 	wg.Wait()
 	return out
 }
 
-func (r *Runner) lookup(name string) (server, tool string, ok bool) {
-	if r.tools == nil {
-		return "", "", false
-	}
-	return r.tools.Lookup(name)
-}
-
 func (r *Runner) callOne(ctx context.Context, call provider.ToolCall) ToolOutput {
-	if r.tools == nil {
-		return ToolOutput{Text: fmt.Sprintf("unknown tool %q: no tools are available", call.Name), IsError: true}
-	}
 	result, err := r.tools.Call(ctx, call.Name, call.Arguments)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ToolOutput{Text: "the call was cancelled by the user", IsError: true}
 		}
-		return ToolOutput{Text: err.Error(), IsError: true}
+		return ToolOutput{Text: budget.Cut(CleanText(err.Error()), r.opts.ResultBudget), IsError: true}
 	}
-	return ConvertResult(result, r.opts.Model.Has(provider.CapabilityVision))
+	out := ConvertResult(result, r.opts.Model.Has(provider.CapabilityVision))
+	out.Text = budget.Cut(CleanText(out.Text), r.opts.ResultBudget)
+	return out
 }

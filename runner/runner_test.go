@@ -217,19 +217,76 @@ func TestRunParallelCallsRunConcurrentlyAndReturnInCallOrder(t *testing.T) {
 	}
 }
 
-func TestRunStopsAtMaxSteps(t *testing.T) {
-	loop := provider.Message{ToolCalls: []provider.ToolCall{call("x", "test__echo", map[string]any{"message": "again"})}}
-	model := &scriptedModel{replies: []provider.Message{loop, loop, loop, loop}}
-	r := runner.New(model, newToolbox(t), runner.Options{Model: toolModel(), MaxSteps: 3})
-	res, err := r.Run(context.Background(), "loop", nil)
-	if !errors.Is(err, runner.ErrMaxSteps) {
-		t.Fatalf("err = %v, want ErrMaxSteps", err)
+func TestRunStopsAtMaxStepsWithAFinalAnswer(t *testing.T) {
+	var replies []provider.Message
+	for i := range 3 {
+		// Different arguments each time: the loop guard stays out of it.
+		replies = append(replies, provider.Message{ToolCalls: []provider.ToolCall{call("x", "test__echo", map[string]any{"message": fmt.Sprint("again ", i)})}})
 	}
-	if len(model.requests) != 3 || res.Steps != 3 {
-		t.Errorf("model called %d times (steps %d), want 3", len(model.requests), res.Steps)
+	replies = append(replies, provider.Message{Content: "I echoed three times."})
+	model := &scriptedModel{replies: replies}
+	r := runner.New(model, newToolbox(t), runner.Options{Model: toolModel(), MaxSteps: 3})
+	var reasons []string
+	res, err := r.Run(context.Background(), "loop", func(ev runner.Event) {
+		if f, ok := ev.(runner.FinalAnswerRequested); ok {
+			reasons = append(reasons, f.Reason)
+		}
+	})
+	if !errors.Is(err, runner.ErrMaxSteps) || errors.Is(err, runner.ErrLoop) {
+		t.Fatalf("err = %v, want ErrMaxSteps (not the loop guard)", err)
 	}
 	if !strings.Contains(err.Error(), "--max-steps") {
 		t.Errorf("error %q does not say how to allow more steps", err)
+	}
+	if len(model.requests) != 4 || res.Steps != 4 || len(res.ToolCalls) != 3 {
+		t.Fatalf("model called %d times (steps %d, %d tool calls), want 3 with tools and 1 without", len(model.requests), res.Steps, len(res.ToolCalls))
+	}
+	if res.Answer != "I echoed three times." {
+		t.Errorf("answer = %q, want the final answer", res.Answer)
+	}
+	last := model.requests[3]
+	if len(last.Tools) != 0 {
+		t.Errorf("the final request offered %d tools", len(last.Tools))
+	}
+	if m := last.Messages[len(last.Messages)-1]; m.Role != provider.RoleUser || !strings.Contains(m.Content, "cannot call tools") {
+		t.Errorf("the final request does not ask for an answer: %+v", m)
+	}
+	if len(reasons) != 1 || !strings.Contains(reasons[0], "step limit (3)") {
+		t.Errorf("FinalAnswerRequested reasons = %q", reasons)
+	}
+	// The nudge is not kept; the answer is.
+	h := r.History()
+	if got := h[len(h)-1]; got.Role != provider.RoleAssistant || got.Content != "I echoed three times." || h[len(h)-2].Role != provider.RoleTool {
+		t.Errorf("history ends with %+v after %+v", got, h[len(h)-2])
+	}
+}
+
+func TestRunLoopGuardStopsARepeatedCall(t *testing.T) {
+	same := provider.Message{ToolCalls: []provider.ToolCall{call("x", "test__echo", map[string]any{"message": "again"})}}
+	model := &scriptedModel{replies: []provider.Message{same, same, same, {Content: "It says again."}}}
+	r := runner.New(model, newToolbox(t), runner.Options{Model: toolModel()})
+	var finished []runner.ToolCallFinished
+	res, err := r.Run(context.Background(), "loop", func(ev runner.Event) {
+		if f, ok := ev.(runner.ToolCallFinished); ok {
+			finished = append(finished, f)
+		}
+	})
+	if !errors.Is(err, runner.ErrLoop) || !errors.Is(err, runner.ErrMaxSteps) {
+		t.Fatalf("err = %v, want ErrLoop matching ErrMaxSteps", err)
+	}
+	if !strings.Contains(err.Error(), "test__echo 3 times in a row") {
+		t.Errorf("error %q does not say which call repeated", err)
+	}
+	if res.Answer != "It says again." || len(model.requests) != 4 || len(model.requests[3].Tools) != 0 {
+		t.Errorf("answer %q after %d requests (last with %d tools)", res.Answer, len(model.requests), len(model.requests[3].Tools))
+	}
+	if len(finished) != 3 || finished[1].Rejected || !finished[2].Rejected || !strings.Contains(finished[2].Output, "third time in a row") {
+		t.Fatalf("calls = %+v, want two run and the third refused", finished)
+	}
+	// The refusal is what the model read before answering.
+	msgs := model.requests[3].Messages
+	if got := msgs[len(msgs)-2]; got.Role != provider.RoleTool || !strings.Contains(got.Content, "answer with what you have") {
+		t.Errorf("last tool result = %+v", got)
 	}
 }
 
@@ -247,7 +304,7 @@ func TestRunReportsToolErrorsToTheModel(t *testing.T) {
 	if !failed.IsError || failed.Content != "disk on fire" {
 		t.Errorf("isError result = %+v", failed)
 	}
-	if !unknown.IsError || !strings.Contains(unknown.Content, `unknown tool "nope__missing"`) {
+	if !unknown.IsError || !strings.Contains(unknown.Content, `unknown tool "nope__missing"; the closest tools are`) {
 		t.Errorf("unknown tool result = %+v", unknown)
 	}
 }
