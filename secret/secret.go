@@ -1,0 +1,210 @@
+// Package secret masks secrets in what mcphost writes down or prints: the
+// audit log, the --debug log, warnings, errors and the tool lines on
+// stderr. It masks three kinds of things: the values of env vars and
+// headers declared in the config (which are known exactly), values stored
+// under keys that look like secrets (token, password, api_key, ...), and
+// "Bearer …"/"Basic …" credentials wherever they appear in text.
+package secret
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcphost/mcphost/config"
+)
+
+// Mask replaces every secret.
+const Mask = "***"
+
+// Declared config values shorter than these are left alone: "0" or "warn"
+// are settings, not secrets, and masking them everywhere would garble the
+// output. A value under a secret-looking key is masked from minSecretLen
+// on, any other declared value from minPlainLen on.
+const (
+	minSecretLen = 3
+	minPlainLen  = 8
+)
+
+// secretKeySuffixes end the (lower-cased, separator-free) names of keys
+// whose values are secrets: GITHUB_TOKEN, x-api-key, client_secret,
+// Authorization. "prompt_tokens" does not end in "token", on purpose.
+var secretKeySuffixes = []string{
+	"token", "secret", "password", "passwd", "passphrase", "apikey", "authorization",
+	"auth", "credential", "credentials", "privatekey", "accesskey", "secretkey",
+	"cookie", "sessionid", "signature",
+}
+
+// IsSecretKey reports whether values stored under key should be masked.
+func IsSecretKey(key string) bool {
+	k := strings.ToLower(strings.NewReplacer("_", "", "-", "", ".", "", " ", "").Replace(key))
+	for _, s := range secretKeySuffixes {
+		if strings.HasSuffix(k, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Patterns for secrets in free text. They are compiled per Masker rather
+// than held in package variables, which the project keeps free of state.
+const (
+	// credentialPattern is an HTTP credential such as "Bearer abc.def".
+	credentialPattern = `(?i)\b(bearer|basic)(\s+)[A-Za-z0-9\-._~+/]{3,}=*`
+	// assignmentPattern is key=value or "key": "value" with a
+	// secret-looking key; the value runs to a space, quote or separator.
+	assignmentPattern = `(?i)([\w.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|authorization|credentials?|private[_-]?key|access[_-]?key|cookie)["']?\s*[:=]\s*["']?)([^\s"'&,;}\]]+)`
+)
+
+// Masker masks secrets in strings and values. The zero value and nil mask
+// only by key and pattern; New adds exact values to mask.
+type Masker struct {
+	values     []string // longest first, so a value is masked before its parts
+	credential *regexp.Regexp
+	assignment *regexp.Regexp
+}
+
+// New returns a Masker for the given secret values; empty ones are ignored.
+func New(values ...string) *Masker {
+	m := &Masker{
+		credential: regexp.MustCompile(credentialPattern),
+		assignment: regexp.MustCompile(assignmentPattern),
+	}
+	for _, v := range values {
+		if v != "" && !slices.Contains(m.values, v) {
+			m.values = append(m.values, v)
+		}
+	}
+	slices.SortFunc(m.values, func(a, b string) int { return len(b) - len(a) })
+	return m
+}
+
+// FromServers returns a Masker for the env and header values of specs:
+// every value under a secret-looking name, every other value of at least
+// eight characters, and the credential part of "Scheme credential" values.
+func FromServers(specs []config.ServerSpec) *Masker {
+	var values []string
+	add := func(key, v string) {
+		v = strings.TrimSpace(v)
+		if len(v) >= minPlainLen || (IsSecretKey(key) && len(v) >= minSecretLen) {
+			values = append(values, v)
+		}
+		// "Bearer xyz": xyz alone is the secret, and may be printed alone.
+		scheme, cred, ok := strings.Cut(v, " ")
+		if ok && (IsSecretKey(key) || isScheme(scheme)) {
+			if cred = strings.TrimSpace(cred); len(cred) >= minSecretLen {
+				values = append(values, cred)
+			}
+		}
+	}
+	for _, s := range specs {
+		for k, v := range s.Env {
+			add(k, v)
+		}
+		for k, v := range s.Headers {
+			add(k, v)
+		}
+	}
+	return New(values...)
+}
+
+// Values returns how many exact values m masks, for --debug.
+func (m *Masker) Values() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.values)
+}
+
+// String masks the secrets in s.
+func (m *Masker) String(s string) string {
+	if s == "" {
+		return s
+	}
+	if m == nil || m.credential == nil {
+		m = New()
+	}
+	for _, v := range m.values {
+		s = strings.ReplaceAll(s, v, Mask)
+	}
+	s = m.credential.ReplaceAllString(s, "${1}${2}"+Mask)
+	s = m.assignment.ReplaceAllStringFunc(s, func(match string) string {
+		sub := m.assignment.FindStringSubmatch(match)
+		value := sub[2]
+		if value == Mask || strings.EqualFold(value, "bearer") || strings.EqualFold(value, "basic") {
+			return match // already masked by the rules above
+		}
+		return sub[1] + Mask
+	})
+	return s
+}
+
+// Value returns a copy of v (decoded JSON: maps, slices, strings, numbers)
+// with secrets masked: the values of secret-looking keys entirely, strings
+// through String. v itself is not modified.
+func (m *Masker) Value(v any) any {
+	switch x := v.(type) {
+	case string:
+		return m.String(x)
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, val := range x {
+			if IsSecretKey(k) && !isEmpty(val) {
+				out[k] = Mask
+				continue
+			}
+			out[k] = m.Value(val)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, val := range x {
+			out[i] = m.Value(val)
+		}
+		return out
+	case []string:
+		out := make([]string, len(x))
+		for i, val := range x {
+			out[i] = m.String(val)
+		}
+		return out
+	case map[string]string:
+		out := make(map[string]string, len(x))
+		for k, val := range x {
+			if IsSecretKey(k) && val != "" {
+				out[k] = Mask
+				continue
+			}
+			out[k] = m.String(val)
+		}
+		return out
+	}
+	return v
+}
+
+// Map is Value for the arguments of a tool call.
+func (m *Masker) Map(args map[string]any) map[string]any {
+	if args == nil {
+		return nil
+	}
+	return m.Value(args).(map[string]any)
+}
+
+// isScheme reports whether word starts an HTTP credential.
+func isScheme(word string) bool {
+	switch strings.ToLower(word) {
+	case "bearer", "basic", "token":
+		return true
+	}
+	return false
+}
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	}
+	return false
+}

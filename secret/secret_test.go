@@ -1,0 +1,103 @@
+package secret
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/mcphost/mcphost/config"
+)
+
+func TestIsSecretKey(t *testing.T) {
+	for key, want := range map[string]bool{
+		"GITHUB_TOKEN": true, "token": true, "Authorization": true, "x-api-key": true,
+		"api_key": true, "apiKey": true, "password": true, "client_secret": true,
+		"DB_PASSWD": true, "Cookie": true,
+		"prompt_tokens": false, "path": false, "message": false, "LOG_LEVEL": false, "author": false,
+	} {
+		if got := IsSecretKey(key); got != want {
+			t.Errorf("IsSecretKey(%q) = %v, want %v", key, got, want)
+		}
+	}
+}
+
+func TestStringMasksPatternsAndValues(t *testing.T) {
+	m := New("hunter2-very-secret", "hunter2")
+	tests := []struct{ in, want string }{
+		{"password is hunter2-very-secret!", "password is ***!"},
+		{"Authorization: Bearer abc.DEF-123", "Authorization: Bearer ***"},
+		{"curl -H 'Authorization: Basic dXNlcjpwYXNz'", "curl -H 'Authorization: Basic ***'"},
+		{"GITHUB_TOKEN=ghp_12345 make", "GITHUB_TOKEN=*** make"},
+		{`{"api_key": "sk-999", "n": 1}`, `{"api_key": "***", "n": 1}`},
+		{"https://x.example/mcp?token=abc&x=1", "https://x.example/mcp?token=***&x=1"},
+		{"prompt_tokens=120 completion_tokens=5", "prompt_tokens=120 completion_tokens=5"},
+		{"nothing to see", "nothing to see"},
+	}
+	for _, tt := range tests {
+		if got := m.String(tt.in); got != tt.want {
+			t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	var nilMasker *Masker
+	if got := nilMasker.String("Bearer abcdef"); got != "Bearer ***" {
+		t.Errorf("nil masker: %q", got)
+	}
+}
+
+func TestFromServersTakesDeclaredValues(t *testing.T) {
+	m := FromServers([]config.ServerSpec{
+		{Name: "a", Env: map[string]string{"API_TOKEN": "tok", "LOG_LEVEL": "warn", "DB_URL": "postgres://u:p@h/db", "ARGS": "--level debug"}},
+		{Name: "b", Headers: map[string]string{"Authorization": "Bearer xyz987", "X-Trace": "1"}},
+	})
+	in := "tok postgres://u:p@h/db xyz987 warn 1 debug"
+	if got, want := m.String(in), "*** *** *** warn 1 debug"; got != want {
+		t.Errorf("String(%q) = %q, want %q", in, got, want)
+	}
+}
+
+func TestValueMasksACopy(t *testing.T) {
+	m := New("s3cr3t-value")
+	args := map[string]any{
+		"password": "pw",
+		"query":    "find s3cr3t-value",
+		"nested":   []any{map[string]any{"token": "t", "n": 2.0}},
+		"empty":    map[string]any{"secret": ""},
+	}
+	got := m.Map(args)
+	if got["password"] != Mask || got["query"] != "find ***" {
+		t.Errorf("masked = %v", got)
+	}
+	inner := got["nested"].([]any)[0].(map[string]any)
+	if inner["token"] != Mask || inner["n"] != 2.0 {
+		t.Errorf("nested = %v", inner)
+	}
+	if got["empty"].(map[string]any)["secret"] != "" {
+		t.Error("an empty secret was replaced by the mask, which suggests a value where there is none")
+	}
+	if args["password"] != "pw" || args["nested"].([]any)[0].(map[string]any)["token"] != "t" {
+		t.Error("Value modified its input")
+	}
+}
+
+func TestHandlerMasksTheLog(t *testing.T) {
+	var buf bytes.Buffer
+	m := New("header-secret-42")
+	log := slog.New(m.Handler(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	log = log.With("server", "x", "authorization", "anything")
+	log.WithGroup("g").Debug("server said header-secret-42",
+		"line", "sent Bearer abcdefgh", "error", errors.New("failed with header-secret-42"),
+		"count", 3, "token", "t0k")
+	out := buf.String()
+	for _, leak := range []string{"header-secret-42", "abcdefgh", "anything", "t0k"} {
+		if strings.Contains(out, leak) {
+			t.Errorf("log leaks %q: %s", leak, out)
+		}
+	}
+	for _, keep := range []string{"server=x", "g.count=3", "server said ***"} {
+		if !strings.Contains(out, keep) {
+			t.Errorf("log lacks %q: %s", keep, out)
+		}
+	}
+}
