@@ -1,0 +1,275 @@
+package approval
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/runner"
+)
+
+// Outcome is how a call was decided, as the audit log records it.
+type Outcome string
+
+// The outcomes of a call.
+const (
+	Allowed  Outcome = "allowed"   // a rule, a default or --yolo allowed it
+	AskedYes Outcome = "asked-yes" // a human said yes (now or earlier for the session)
+	AskedNo  Outcome = "asked-no"  // a human said no
+	Denied   Outcome = "denied"    // a deny rule refused it
+	Refused  Outcome = "policy"    // it needed a human and none could be asked
+)
+
+// Record describes one finished tool call, for an Observer.
+type Record struct {
+	Time time.Time
+	// Name is the tool as the model called it; Server and Tool are empty
+	// for a name that matches no tool.
+	Name, Server, Tool string
+	// Arguments are the model's, unmasked: an observer that writes them
+	// down masks them first.
+	Arguments map[string]any
+	Outcome   Outcome
+	// Reason is the human's reason for a no, if they gave one.
+	Reason string
+	// Duration is how long the tool ran; zero when it did not run.
+	Duration time.Duration
+	// Result and Err are what the tool returned; both nil when it did not
+	// run.
+	Result *mcp.CallToolResult
+	Err    error
+}
+
+// Observer hears about every call, refused ones included, after it ends.
+// It is called from the calls' goroutines, possibly concurrently.
+type Observer interface {
+	Observe(Record)
+}
+
+// ToolInfoSource gives the MCP definition of a tool by the name the model
+// sees; servers.Manager implements it.
+type ToolInfoSource interface {
+	ToolInfo(name string) (*mcp.Tool, bool)
+}
+
+// Options configure a Toolbox.
+type Options struct {
+	Policy Policy
+	// Info supplies the annotations the defaults depend on; nil means
+	// none are known, so every tool without a rule is asked.
+	Info ToolInfoSource
+	// Builtin reports whether a server is compiled into mcphost; nil
+	// means none is.
+	Builtin func(server string) bool
+	// Asker asks a human; nil means no one can be asked (one-shot and
+	// piped runs), so calls that need a human are refused.
+	Asker Asker
+	// Notice tells the user, once per tool, that a call was refused for
+	// lack of someone to ask and how to allow it; nil drops the notice.
+	Notice func(string)
+	// Observer, if set, hears about every call.
+	Observer Observer
+}
+
+// Toolbox applies the approval policy to the calls made through inner.
+// It is safe for concurrent use.
+type Toolbox struct {
+	inner runner.Toolbox
+	opts  Options
+
+	// askMu keeps to one question on screen at a time.
+	askMu sync.Mutex
+
+	mu       sync.Mutex
+	asker    Asker
+	session  map[string]bool // tools the user allowed for the session
+	notified map[string]bool // tools whose refusal the user was told about
+}
+
+var _ runner.Toolbox = (*Toolbox)(nil)
+
+// New returns a Toolbox that applies opts to inner.
+func New(inner runner.Toolbox, opts Options) *Toolbox {
+	if opts.Builtin == nil {
+		opts.Builtin = func(string) bool { return false }
+	}
+	return &Toolbox{
+		inner: inner, opts: opts, asker: opts.Asker,
+		session: map[string]bool{}, notified: map[string]bool{},
+	}
+}
+
+// SetAsker sets (or, with nil, removes) who is asked; a chat sets itself
+// once it is on screen.
+func (t *Toolbox) SetAsker(a Asker) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.asker = a
+}
+
+// ForgetSession drops every "yes for this tool this session".
+func (t *Toolbox) ForgetSession() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	clear(t.session)
+}
+
+// Tools lists the inner tools less the denied ones, which the model is
+// not told about at all.
+func (t *Toolbox) Tools() []provider.Tool {
+	all := t.inner.Tools()
+	out := make([]provider.Tool, 0, len(all))
+	for _, tool := range all {
+		if t.Decide(tool.Name).Decision != Deny {
+			out = append(out, tool)
+		}
+	}
+	return out
+}
+
+// Lookup is the inner Toolbox's.
+func (t *Toolbox) Lookup(name string) (server, tool string, ok bool) {
+	return t.inner.Lookup(name)
+}
+
+// Decide returns the verdict for the tool the model calls name, before
+// any session memory.
+func (t *Toolbox) Decide(name string) Verdict {
+	names := []string{name}
+	server, tool, ok := t.inner.Lookup(name)
+	if own := server + "__" + tool; ok && own != name {
+		names = append(names, own)
+	}
+	var info *mcp.Tool
+	if t.opts.Info != nil {
+		info, _ = t.opts.Info.ToolInfo(name)
+	}
+	return t.opts.Policy.Decide(info, ok && t.opts.Builtin(server), names...)
+}
+
+// Call runs the tool if the policy (or a human) allows it. A refused call
+// is not an error: it is a tool result with IsError set, worded for the
+// model, so that the loop continues.
+func (t *Toolbox) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	server, tool, _ := t.inner.Lookup(name)
+	rec := Record{Time: time.Now(), Name: name, Server: server, Tool: tool, Arguments: args}
+	v := t.Decide(name)
+	switch v.Decision {
+	case Allow:
+		rec.Outcome = Allowed
+		return t.run(ctx, rec)
+	case Deny:
+		rec.Outcome = Denied
+		return t.refuse(rec, fmt.Sprintf("Not run: %s is denied by the user's approval policy (%s). Do not call it again; continue without it.", name, v.Why))
+	}
+
+	t.mu.Lock()
+	remembered, asker := t.session[name], t.asker
+	t.mu.Unlock()
+	if remembered {
+		rec.Outcome = AskedYes
+		return t.run(ctx, rec)
+	}
+	if asker == nil {
+		t.notify(name, server)
+		rec.Outcome = Refused
+		return t.refuse(rec, fmt.Sprintf("Not run: %s needs the user's approval, and no one can be asked in this non-interactive run. The user has been told how to allow it. Do not call it again in this run; continue without it.", name))
+	}
+	return t.ask(ctx, asker, rec, v)
+}
+
+// ask puts the call to a human, one question at a time.
+func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (*mcp.CallToolResult, error) {
+	t.askMu.Lock()
+	// While this call waited its turn, the user may have said "yes for
+	// this tool" to another call of it.
+	t.mu.Lock()
+	remembered := t.session[rec.Name]
+	t.mu.Unlock()
+	if remembered {
+		t.askMu.Unlock()
+		rec.Outcome = AskedYes
+		return t.run(ctx, rec)
+	}
+	if err := ctx.Err(); err != nil {
+		t.askMu.Unlock()
+		return nil, err
+	}
+	var info *mcp.Tool
+	if t.opts.Info != nil {
+		info, _ = t.opts.Info.ToolInfo(rec.Name)
+	}
+	ans, err := asker.Ask(ctx, Request{
+		Name: rec.Name, Server: rec.Server, Tool: rec.Tool,
+		Arguments: rec.Arguments, Info: info, Why: v.Why,
+	})
+	if err == nil && ans.Choice == YesSession {
+		t.mu.Lock()
+		t.session[rec.Name] = true
+		t.mu.Unlock()
+	}
+	t.askMu.Unlock()
+	if err != nil {
+		rec.Outcome, rec.Err = AskedNo, err
+		t.observe(rec)
+		return nil, err
+	}
+	switch ans.Choice {
+	case YesOnce, YesSession:
+		rec.Outcome = AskedYes
+		return t.run(ctx, rec)
+	}
+	rec.Outcome, rec.Reason = AskedNo, ans.Reason
+	msg := fmt.Sprintf("Not run: the user refused this call to %s.", rec.Name)
+	if ans.Reason != "" {
+		msg = fmt.Sprintf("Not run: the user refused this call to %s and said: %s", rec.Name, ans.Reason)
+	}
+	return t.refuse(rec, msg)
+}
+
+// run calls the inner tool and reports the call.
+func (t *Toolbox) run(ctx context.Context, rec Record) (*mcp.CallToolResult, error) {
+	start := time.Now()
+	res, err := t.inner.Call(ctx, rec.Name, rec.Arguments)
+	rec.Duration, rec.Result, rec.Err = time.Since(start), res, err
+	t.observe(rec)
+	return res, err
+}
+
+// refuse reports a call that did not run and returns the model's message.
+func (t *Toolbox) refuse(rec Record, msg string) (*mcp.CallToolResult, error) {
+	t.observe(rec)
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+}
+
+func (t *Toolbox) observe(rec Record) {
+	if t.opts.Observer != nil {
+		t.opts.Observer.Observe(rec)
+	}
+}
+
+// notify tells the user, once per tool, how to allow a refused call.
+func (t *Toolbox) notify(name, server string) {
+	t.mu.Lock()
+	first := !t.notified[name]
+	t.notified[name] = true
+	t.mu.Unlock()
+	if first && t.opts.Notice != nil {
+		t.opts.Notice(AllowHint(name, server))
+	}
+}
+
+// AllowHint words how to allow a tool that needed approval in a run that
+// could not ask.
+func AllowHint(name, server string) string {
+	hint := fmt.Sprintf("--allow-tool '%s'", name)
+	if server != "" {
+		hint += fmt.Sprintf(" (or '%s__*' for every tool of %q)", server, server)
+	}
+	return fmt.Sprintf("refused %s: it needs approval and this run cannot ask; to allow it, run with %s, or add %q under \"approval: allow:\" in the config file",
+		name, hint, name)
+}
