@@ -1,0 +1,106 @@
+package builtin
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// pages serves the fetch tests on loopback; nothing reaches the internet.
+func pages(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("User-Agent") == "" {
+			http.Error(w, "no user agent", http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<html><head><title>T</title><script>alert("x")</script><style>p{}</style></head>
+<body><h1>Release notes</h1><p>See <a href="/docs">the docs</a> and <b>upgrade</b>.</p>
+<table><tr><th>v</th><th>date</th></tr><tr><td>2</td><td>May</td></tr></table></body></html>`)
+	})
+	mux.HandleFunc("/text", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, strings.Repeat("abcdefghij", 10))
+	})
+	mux.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"ok":true}`)
+	})
+	mux.HandleFunc("/image", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write([]byte("\x89PNG\r\n\x1a\n...."))
+	})
+	mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, "<p>No such page</p>")
+	})
+	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/text", http.StatusFound)
+	})
+	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, strings.Repeat("z", 10000))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestFetch(t *testing.T) {
+	web := pages(t)
+	srv, err := NewFetch(FetchOptions{MaxLength: 60, MaxBytes: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, srv)
+
+	page := mustOK(t, cs, "fetch", map[string]any{"url": web.URL + "/page", "max_length": 1000})
+	for _, want := range []string{"# Release notes", "[the docs](" + web.URL + "/docs)", "**upgrade**", "| v | date |"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "alert") || strings.Contains(page, "p{}") {
+		t.Errorf("script or style leaked into the Markdown:\n%s", page)
+	}
+	raw := mustOK(t, cs, "fetch", map[string]any{"url": web.URL + "/page", "raw": true, "max_length": 1000})
+	if !strings.Contains(raw, "<h1>Release notes</h1>") {
+		t.Errorf("raw = %q", raw)
+	}
+
+	// 100 characters with a 60-character limit: two calls read it all.
+	first := mustOK(t, cs, "fetch", map[string]any{"url": web.URL + "/text"})
+	if !strings.Contains(first, strings.Repeat("abcdefghij", 6)+"\n\n[content truncated: 40 more characters; call fetch again with start_index=60") {
+		t.Errorf("first part = %q", first)
+	}
+	rest := mustOK(t, cs, "fetch", map[string]any{"url": web.URL + "/text", "start_index": 60})
+	if !strings.HasSuffix(rest, strings.Repeat("abcdefghij", 4)) || strings.Contains(rest, "truncated") {
+		t.Errorf("second part = %q", rest)
+	}
+	if got := mustOK(t, cs, "fetch", map[string]any{"url": web.URL + "/json"}); !strings.HasSuffix(got, `{"ok":true}`) {
+		t.Errorf("json = %q", got)
+	}
+	if got := mustOK(t, cs, "fetch", map[string]any{"url": web.URL + "/moved"}); !strings.Contains(got, "Contents of "+web.URL+"/text") {
+		t.Errorf("redirect = %q", got)
+	}
+	if got := mustOK(t, cs, "fetch", map[string]any{"url": web.URL + "/huge", "max_length": 100000}); !strings.Contains(got, "the download stopped at 4.9 KB") {
+		t.Errorf("download cap: %q", got[len(got)-80:])
+	}
+	mustFail(t, cs, "fetch", map[string]any{"url": web.URL + "/missing"}, "HTTP 404 Not Found\n\nNo such page")
+	mustFail(t, cs, "fetch", map[string]any{"url": web.URL + "/image"}, "image/png")
+	mustFail(t, cs, "fetch", map[string]any{"url": "file:///etc/passwd"}, "not an http:// or https:// URL")
+	mustFail(t, cs, "fetch", map[string]any{"url": closedURL(t)}, "connection was refused")
+}
+
+// closedURL is a loopback address nothing listens on.
+func closedURL(t *testing.T) string {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	return url
+}
