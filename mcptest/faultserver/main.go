@@ -1,0 +1,337 @@
+// Command faultserver is an MCP server over stdio, on the official go-sdk,
+// that misbehaves on demand: the fault-injection suite runs mcphost
+// against it. Flags choose what goes wrong at start and at shutdown; tools
+// choose what goes wrong during a call, so one process can be driven
+// through several faults by the (scripted) model.
+//
+// Flags:
+//
+//	-trace FILE         append one line per event: "started PID", "stdin closed",
+//	                    "SIGTERM", "cancelled hang", "exit"...
+//	-pidfile FILE       append this process's pid, and the grandchild's
+//	-stderr TEXT        write TEXT to stderr at start
+//	-exit-at-start      write -message to stderr and exit with -code before serving
+//	-exit-starts N      with -state FILE: exit at start for the first N starts only
+//	-exit-after N       exit (code 0) once N tool calls have been answered
+//	-hang-init          never answer initialize
+//	-banner TEXT        print TEXT on stdout before serving (not JSON-RPC)
+//	-grandchild         start a grandchild that ignores SIGTERM and holds stdout
+//	-ignore-term        ignore SIGTERM (still traced)
+//	-ignore-eof         keep running after stdin closes
+//
+// Tools: echo, crash (exits mid-call), hang (blocks until cancelled), stubborn
+// (blocks, ignoring cancellation), big (a result of size bytes), noise
+// (junk lines on stdout, then an answer), corrupt (its response line is cut
+// in half: invalid JSON), ansi (terminal escapes and control characters),
+// slow (answers after ms milliseconds).
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+type options struct {
+	trace, pidfile, stderr, message, banner, state string
+	code, exitStarts, exitAfter                    int
+	exitAtStart, hangInit, grandchild              bool
+	ignoreTerm, ignoreEOF, sleeper                 bool
+}
+
+func run() int {
+	var o options
+	flag.StringVar(&o.trace, "trace", "", "append events to this file")
+	flag.StringVar(&o.pidfile, "pidfile", "", "append pids to this file")
+	flag.StringVar(&o.stderr, "stderr", "", "write this to stderr at start")
+	flag.StringVar(&o.message, "message", "fault: giving up", "last words on stderr before an exit")
+	flag.StringVar(&o.banner, "banner", "", "print this on stdout before serving")
+	flag.StringVar(&o.state, "state", "", "file counting the starts, for -exit-starts")
+	flag.IntVar(&o.code, "code", 3, "exit code of -exit-at-start and crash")
+	flag.IntVar(&o.exitStarts, "exit-starts", 0, "exit at start for the first N starts (needs -state)")
+	flag.IntVar(&o.exitAfter, "exit-after", 0, "exit after answering N tool calls")
+	flag.BoolVar(&o.exitAtStart, "exit-at-start", false, "exit before serving")
+	flag.BoolVar(&o.hangInit, "hang-init", false, "never answer initialize")
+	flag.BoolVar(&o.grandchild, "grandchild", false, "start a grandchild that ignores SIGTERM")
+	flag.BoolVar(&o.ignoreTerm, "ignore-term", false, "ignore SIGTERM")
+	flag.BoolVar(&o.ignoreEOF, "ignore-eof", false, "keep running after stdin closes")
+	flag.BoolVar(&o.sleeper, "sleeper", false, "internal: be the grandchild")
+	flag.Parse()
+
+	if o.sleeper {
+		signal.Ignore(syscall.SIGTERM)
+		time.Sleep(time.Hour)
+		return 0
+	}
+	f := &fault{opts: o, out: &stdout{w: os.Stdout}}
+	f.event("started %d", os.Getpid())
+	f.pid(os.Getpid())
+	if o.stderr != "" {
+		fmt.Fprintln(os.Stderr, o.stderr)
+	}
+	if o.exitAtStart || f.exitThisStart() {
+		fmt.Fprintln(os.Stderr, o.message)
+		f.event("exit at start")
+		return o.code
+	}
+	f.watchSignals()
+	if o.grandchild {
+		if err := f.spawnGrandchild(); err != nil {
+			fmt.Fprintln(os.Stderr, "fault: grandchild:", err)
+			return 1
+		}
+	}
+	if o.banner != "" {
+		f.out.junk(o.banner)
+	}
+	if o.hangInit {
+		f.event("hanging in initialize")
+		sleepForever()
+	}
+
+	srv := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, nil)
+	f.addTools(srv)
+	f.out.afterWrite = f.afterWrite
+	err := srv.Run(context.Background(), &mcp.IOTransport{Reader: &stdin{r: os.Stdin, f: f}, Writer: f.out})
+	if err != nil {
+		f.event("run ended: %v", err)
+	}
+	if o.ignoreEOF {
+		f.event("ignoring stdin EOF")
+		sleepForever()
+	}
+	f.event("exit")
+	return 0
+}
+
+func sleepForever() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+// fault holds what the tools and the transport share.
+type fault struct {
+	opts     options
+	out      *stdout
+	answered atomic.Int64 // tool calls answered
+	mu       sync.Mutex   // serialises writes to the trace and pid files
+}
+
+// event appends a line to the trace file.
+func (f *fault) event(format string, args ...any) {
+	f.appendLine(f.opts.trace, fmt.Sprintf(format, args...))
+}
+
+func (f *fault) pid(pid int) { f.appendLine(f.opts.pidfile, strconv.Itoa(pid)) }
+
+func (f *fault) appendLine(path, line string) {
+	if path == "" {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	file, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fault:", err)
+		return
+	}
+	defer file.Close()
+	fmt.Fprintln(file, line)
+}
+
+// exitThisStart counts this start in the state file and reports whether it
+// is one of the first -exit-starts.
+func (f *fault) exitThisStart() bool {
+	if f.opts.exitStarts <= 0 || f.opts.state == "" {
+		return false
+	}
+	data, _ := os.ReadFile(f.opts.state)
+	n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	n++
+	if err := os.WriteFile(f.opts.state, []byte(strconv.Itoa(n)), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "fault:", err)
+	}
+	return n <= f.opts.exitStarts
+}
+
+func (f *fault) watchSignals() {
+	ch := make(chan os.Signal, 4)
+	signal.Notify(ch, syscall.SIGTERM)
+	go func() {
+		for range ch {
+			f.event("SIGTERM")
+			if !f.opts.ignoreTerm {
+				os.Exit(143)
+			}
+		}
+	}()
+}
+
+func (f *fault) spawnGrandchild() error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(self, "-sleeper")
+	// It holds our stdout, as a child of an npx or shell wrapper would.
+	cmd.Stdout = os.Stdout
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	f.pid(cmd.Process.Pid)
+	f.event("grandchild %d", cmd.Process.Pid)
+	return nil
+}
+
+// afterWrite runs after each message written to stdout. Only the answer
+// to a tool call counts: another message may be written while a call is
+// being answered.
+func (f *fault) afterWrite(msg []byte) {
+	if f.opts.exitAfter > 0 && f.answered.Load() >= int64(f.opts.exitAfter) && bytes.Contains(msg, []byte(`"result":{"content":`)) {
+		fmt.Fprintf(os.Stderr, "fault: exiting after %d calls\n", f.opts.exitAfter)
+		f.event("exit after calls")
+		os.Exit(0)
+	}
+}
+
+type echoArgs struct {
+	Message string `json:"message,omitempty"`
+}
+
+type sizeArgs struct {
+	Size int `json:"size"`
+}
+
+type slowArgs struct {
+	MS int `json:"ms"`
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+func (f *fault) addTools(srv *mcp.Server) {
+	answered := func(res *mcp.CallToolResult) (*mcp.CallToolResult, any, error) {
+		f.answered.Add(1)
+		return res, nil, nil
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "echo the message back"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+		return answered(text("Echo: " + in.Message))
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "crash", Description: "exit in the middle of the call"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+		msg := in.Message
+		if msg == "" {
+			msg = f.opts.message
+		}
+		fmt.Fprintln(os.Stderr, msg)
+		f.event("crash")
+		os.Exit(f.opts.code)
+		return nil, nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "hang", Description: "never answer, until cancelled"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		f.event("hang started")
+		<-ctx.Done()
+		f.event("cancelled hang")
+		return nil, nil, ctx.Err()
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "stubborn", Description: "never answer, even when cancelled"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		f.event("stubborn started")
+		sleepForever()
+		return nil, nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "big", Description: "a result of size bytes"}, func(_ context.Context, _ *mcp.CallToolRequest, in sizeArgs) (*mcp.CallToolResult, any, error) {
+		return answered(text(strings.Repeat("x", max(in.Size, 0))))
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "noise", Description: "junk on stdout, then an answer"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		f.out.junk("Server listening... (a banner, not JSON-RPC)")
+		f.out.junk(`{"level":"info","msg":"a JSON log line, not JSON-RPC"}`)
+		f.out.junk(`{"jsonrpc":"2.0","method":"notifications/message","params":`)
+		f.out.junk("\x1b[31mred\x1b[0m \xff\xfe")
+		return answered(text("quiet again"))
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "corrupt", Description: "a response that is not valid JSON"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return answered(text(corruptMarker))
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "ansi", Description: "terminal escapes and control characters"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return answered(text("\x1b[2J\x1b]0;pwned\x07\x1b[31mred\x1b[0m\rover\x08 done"))
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "slow", Description: "answer after ms milliseconds"}, func(ctx context.Context, _ *mcp.CallToolRequest, in slowArgs) (*mcp.CallToolResult, any, error) {
+		select {
+		case <-time.After(time.Duration(in.MS) * time.Millisecond):
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+		return answered(text(fmt.Sprintf("slept %d ms", in.MS)))
+	})
+}
+
+// corruptMarker in a response makes stdout cut that response line in half.
+const corruptMarker = "CORRUPT-ME"
+
+// stdout serialises writes to the real stdout, so junk lines never land
+// inside a message, and corrupts marked responses.
+type stdout struct {
+	mu         sync.Mutex
+	w          io.Writer
+	afterWrite func([]byte)
+}
+
+func (s *stdout) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := p
+	if bytes.Contains(p, []byte(corruptMarker)) {
+		out = append(append([]byte{}, p[:len(p)/2]...), '\n')
+	}
+	if _, err := s.w.Write(out); err != nil {
+		return 0, err
+	}
+	if s.afterWrite != nil {
+		s.afterWrite(p)
+	}
+	return len(p), nil
+}
+
+func (s *stdout) Close() error { return nil }
+
+// junk writes a line that is not JSON-RPC.
+func (s *stdout) junk(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintln(s.w, line)
+}
+
+// stdin traces the moment the client closes our input.
+type stdin struct {
+	r    io.Reader
+	f    *fault
+	once sync.Once
+}
+
+func (s *stdin) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err == io.EOF {
+		s.once.Do(func() { s.f.event("stdin closed") })
+	}
+	return n, err
+}
+
+func (s *stdin) Close() error { return nil }
