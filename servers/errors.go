@@ -15,8 +15,14 @@ var (
 	// ErrUnknownTool means no server exposes a tool of that name.
 	ErrUnknownTool = errors.New("unknown tool")
 	// ErrServerUnavailable means the tool's server is not running: it
-	// failed to start, exited, or the manager was closed.
+	// failed to start, exited, is restarting, was disabled, or the manager
+	// was closed.
 	ErrServerUnavailable = errors.New("server unavailable")
+	// ErrToolTimeout means the call got no answer within the server's
+	// tool timeout; the server was told to cancel it.
+	ErrToolTimeout = errors.New("tool call timed out")
+	// ErrAuth means an HTTP server refused our credentials (401 or 403).
+	ErrAuth = errors.New("authentication failed")
 )
 
 // StartError is the failure of one server to start, worded for the user.

@@ -2,13 +2,29 @@ package servers
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"maps"
+	"net"
 	"net/http"
+	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTP retries: a request that failed in a way worth another try is sent
+// again after httpRetryDelay, then after twice that, httpRetries times at
+// most. A Retry-After header is honoured up to maxRetryAfter.
+const (
+	httpRetries    = 3
+	httpRetryDelay = 250 * time.Millisecond
+	maxRetryAfter  = 5 * time.Second
 )
 
 // headerTransport adds the configured headers (an API key, usually) to
@@ -31,10 +47,20 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
-	if err == nil && resp.StatusCode >= 400 {
+	switch {
+	case err != nil:
+	case resp.StatusCode >= 400:
 		t.failed.Store(int32(resp.StatusCode))
+	case resp.StatusCode < 300:
+		t.failed.Store(0)
 	}
 	return resp, err
+}
+
+// authFailed reports whether the last answer refused our credentials.
+func (t *headerTransport) authFailed() bool {
+	code := t.failed.Load()
+	return code == http.StatusUnauthorized || code == http.StatusForbidden
 }
 
 // lastFailure describes the last HTTP error status ("HTTP 401
@@ -50,10 +76,117 @@ func (t *headerTransport) lastFailure() string {
 // newHTTPClient returns a client of its own for one server, so that closing
 // the server can drop its idle connections without touching the others.
 // It has no overall timeout: an SSE stream stays open for the session.
-func newHTTPClient(headers map[string]string) (*http.Client, *headerTransport, *http.Transport) {
+// Requests are retried as retryTransport says; log receives the retries.
+func newHTTPClient(headers map[string]string, log *slog.Logger) (*http.Client, *headerTransport, *http.Transport) {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	ht := &headerTransport{base: base, headers: maps.Clone(headers)}
-	return &http.Client{Transport: ht}, ht, base
+	rt := &retryTransport{base: ht, retries: httpRetries, delay: httpRetryDelay, log: log}
+	return &http.Client{Transport: rt}, ht, base
+}
+
+// retryTransport sends a request again, with exponential backoff, when it
+// failed in a way another try can fix and the retry cannot do harm:
+//
+//   - the connection could not be made (refused, no route): the server
+//     never saw the request, so any request is retried;
+//   - 429 or 503: the server says it did not take the request on;
+//   - 500, 502, 504 or a connection broken mid-request: retried only for
+//     requests that are safe to repeat, which is all but tools/call (a
+//     tool may have acted before it failed, and must not act twice).
+//
+// Streams the SDK reads (SSE) are resumed by the SDK itself.
+type retryTransport struct {
+	base    http.RoundTripper
+	retries int
+	delay   time.Duration
+	log     *slog.Logger
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	rewindable := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
+	if !rewindable || t.retries <= 0 {
+		return t.base.RoundTrip(req)
+	}
+	safe := retrySafe(req)
+	for attempt := 0; ; attempt++ {
+		try := req
+		if attempt > 0 && req.GetBody != nil {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			try = req.Clone(req.Context())
+			try.Body = body
+		}
+		resp, err := t.base.RoundTrip(try)
+		wait, again := t.retryAfter(resp, err, safe, attempt)
+		if !again || req.Context().Err() != nil {
+			return resp, err
+		}
+		what := ""
+		if err != nil {
+			what = err.Error()
+		} else {
+			what = resp.Status
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+		}
+		t.log.Debug("retrying HTTP request", "method", req.Method, "url", req.URL.Redacted(), "after", what, "in", wait)
+		timer := time.NewTimer(wait)
+		select {
+		case <-timer.C:
+		case <-req.Context().Done():
+			timer.Stop()
+			return nil, req.Context().Err()
+		}
+	}
+}
+
+// retryAfter says whether to try again after this outcome, and when.
+func (t *retryTransport) retryAfter(resp *http.Response, err error, safe bool, attempt int) (time.Duration, bool) {
+	if attempt >= t.retries {
+		return 0, false
+	}
+	wait := t.delay << attempt
+	if err != nil {
+		var op *net.OpError
+		notSent := errors.As(err, &op) && op.Op == "dial"
+		return wait, notSent || safe
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs >= 0 {
+			wait = min(time.Duration(secs)*time.Second, maxRetryAfter)
+		}
+		return wait, true
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
+		return wait, safe
+	}
+	return 0, false
+}
+
+// retrySafe reports whether req may be sent twice: anything but a POST of
+// a tools/call request.
+func retrySafe(req *http.Request) bool {
+	if req.Method != http.MethodPost {
+		return true
+	}
+	if req.GetBody == nil {
+		return false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return false
+	}
+	defer body.Close()
+	var msg struct {
+		Method string `json:"method"`
+	}
+	if json.NewDecoder(body).Decode(&msg) != nil {
+		return false
+	}
+	return msg.Method != "tools/call"
 }
 
 // newHTTPTransport returns the SDK transport for an http or sse spec.

@@ -1,9 +1,15 @@
 // Package servers owns the connections to MCP servers: it starts them in
-// parallel (stdio child processes, Streamable HTTP, legacy SSE) on the
-// official go-sdk, keeps each server's state and stderr, exposes their
-// tools to the model under namespaced names ("server__tool", mapped back
-// through a table, never by splitting the string), routes tool calls, and
-// shuts everything down so that no child process outlives mcphost.
+// parallel (stdio child processes, Streamable HTTP, legacy SSE, built-in
+// servers in memory) on the official go-sdk, keeps each server's state and
+// log, exposes their tools to the model under namespaced names
+// ("server__tool", mapped back through a table, never by splitting the
+// string), routes tool calls with a timeout each, restarts servers that
+// exit, and shuts everything down so that no child process outlives
+// mcphost.
+//
+// A server's tools being known and the server being ready are separate: a
+// server that exited keeps its tools listed while it restarts, and a call
+// made meanwhile waits a little for it (see Call).
 package servers
 
 import (
@@ -25,8 +31,21 @@ import (
 // connect.
 const protocolVersion = "2025-11-25"
 
-// defaultStderrLines is how many stderr lines are kept per server.
+// defaultStderrLines is how many log lines are kept per server.
 const defaultStderrLines = 200
+
+// Restart pacing: the first restart comes defaultRestartDelay after an
+// exit, each further one within the same minute twice as late, at most
+// maxRestartDelay.
+const (
+	defaultRestartDelay = 500 * time.Millisecond
+	maxRestartDelay     = 30 * time.Second
+	restartWindow       = time.Minute
+)
+
+// defaultReadyWait is how long a call to a server that is (re)starting
+// waits for it before failing.
+const defaultReadyWait = 10 * time.Second
 
 // Options configures a Manager.
 type Options struct {
@@ -34,15 +53,29 @@ type Options struct {
 	// empty means "mcphost" and "dev".
 	ClientName, ClientVersion string
 	// Logger receives debug logs, including every stderr line of every
-	// stdio server; nil discards them.
+	// stdio server, exits and restarts; nil discards them.
 	Logger *slog.Logger
-	// StderrLines is how many stderr lines are kept per server; 0 or less
+	// StderrLines is how many log lines are kept per server; 0 or less
 	// means 200.
 	StderrLines int
 	// Builtin creates the in-process server of a spec whose transport is
 	// config.TransportBuiltin; the manager connects to it over the SDK's
-	// in-memory transport. Nil means builtin specs fail to start.
+	// in-memory transport. Nil means builtin specs fail to start. It is
+	// called again for every restart.
 	Builtin func(ctx context.Context, spec config.ServerSpec) (*mcp.Server, error)
+	// RestartDelay is the wait before the first automatic restart; it
+	// doubles for each further restart within a minute. 0 means 500ms.
+	RestartDelay time.Duration
+	// ReadyWait bounds how long a call to a server that is starting or
+	// restarting waits for it. 0 means 10s.
+	ReadyWait time.Duration
+	// MaxMessageBytes bounds one message from a stdio server; a response
+	// over it fails its call. 0 means 16 MiB, the SDK's own bound.
+	MaxMessageBytes int
+	// Elicitation answers a server's elicitation/create request (a form
+	// or URL it wants the user to fill in); nil means the client does not
+	// offer elicitation, and servers are told so in initialize.
+	Elicitation func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
 }
 
 // State is where a server is in its life.
@@ -50,36 +83,47 @@ type State string
 
 // The states of a server.
 const (
-	StateStarting State = "starting" // configured and enabled, not ready yet
-	StateReady    State = "ready"    // connected, tools listed, callable
-	StateFailed   State = "failed"   // did not start, or exited later
-	StateDisabled State = "disabled" // disabled in the config, never started
-	StateClosed   State = "closed"   // shut down by Close
+	StateStarting   State = "starting"   // starting, or restarting on request
+	StateReady      State = "ready"      // connected, tools listed, callable
+	StateRestarting State = "restarting" // exited; will be started again
+	StateFailed     State = "failed"     // did not start, or exited for good
+	StateDisabled   State = "disabled"   // disabled in the config or by Disable
+	StateClosed     State = "closed"     // shut down by Close
 )
 
 // ServerStatus is a snapshot of one server, for status displays.
 type ServerStatus struct {
-	Name      string
-	State     State
-	Err       error // why it failed; nil unless State is failed
+	Name  string
+	State State
+	// Err is why the server failed, or why it is restarting; nil otherwise.
+	Err       error
 	Transport config.Transport
 	ToolCount int       // tools exposed to the model, after filtering
 	PID       int       // the stdio process, 0 otherwise
-	StartedAt time.Time // when starting began; zero if it never did
+	StartedAt time.Time // when the last start began; zero if none did
 	Ready     time.Duration
+	// Restarts counts the automatic restarts so far.
+	Restarts int
+	// NextRestart is when a restarting server will be started again.
+	NextRestart time.Time
 }
 
 // Manager owns a fixed set of MCP servers. All its methods are safe for
 // concurrent use.
 type Manager struct {
-	log     *slog.Logger
-	client  *mcp.Client
-	builtin func(context.Context, config.ServerSpec) (*mcp.Server, error)
-	// life ends when the manager is closed; starts in flight are cancelled
-	// through it and HTTP connections live under it.
+	log          *slog.Logger
+	client       *mcp.Client
+	builtin      func(context.Context, config.ServerSpec) (*mcp.Server, error)
+	restartDelay time.Duration
+	readyWait    time.Duration
+	maxMessage   int
+	// life ends when the manager is closed: starts in flight and pending
+	// restarts are cancelled through it.
 	life       context.Context
 	cancelLife context.CancelFunc
-	starts     sync.WaitGroup
+	// work counts the goroutines that may start or stop a server; Close
+	// waits for them. Add is only called under mu while !closed.
+	work sync.WaitGroup
 
 	mu      sync.RWMutex
 	servers []*server // in config order
@@ -114,15 +158,20 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 			// Non-nil and empty: no roots capability, or server-filesystem
 			// would replace the directories it was given with our roots.
 			Capabilities: &mcp.ClientCapabilities{},
+			// A handler makes the SDK advertise the elicitation capability.
+			ElicitationHandler: opts.Elicitation,
 		}),
-		builtin:    opts.Builtin,
-		life:       life,
-		cancelLife: cancel,
-		byName:     make(map[string]*server, len(specs)),
-		table:      map[string]toolRef{},
+		builtin:      opts.Builtin,
+		restartDelay: positive(opts.RestartDelay, defaultRestartDelay),
+		readyWait:    positive(opts.ReadyWait, defaultReadyWait),
+		maxMessage:   positive(opts.MaxMessageBytes, defaultMaxMessage),
+		life:         life,
+		cancelLife:   cancel,
+		byName:       make(map[string]*server, len(specs)),
+		table:        map[string]toolRef{},
 	}
 	for _, spec := range specs {
-		s := &server{spec: spec, logs: newLineRing(lines), state: StateStarting}
+		s := &server{spec: spec, logs: newLineRing(lines), state: StateStarting, changed: make(chan struct{})}
 		switch {
 		case spec.Disabled:
 			s.state = StateDisabled
@@ -139,10 +188,19 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 	return m
 }
 
+func positive[T int | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
 // Start connects to every enabled server concurrently, each bounded by its
 // StartTimeout (config.DefaultStartTimeout when zero), and returns when all
 // have finished or given up. It returns one *StartError per server that
-// failed; the others are ready. Start may be called once.
+// failed; the others are ready. A server that exited during its start is
+// also restarted in the background, as after any exit. Start may be
+// called once.
 func (m *Manager) Start(ctx context.Context) []error {
 	m.mu.Lock()
 	if m.started || m.closed {
@@ -151,16 +209,22 @@ func (m *Manager) Start(ctx context.Context) []error {
 	}
 	m.started = true
 	results := make([]*StartError, len(m.servers))
+	var wg sync.WaitGroup
 	for i, s := range m.servers {
 		switch {
 		case s.startErr != nil:
 			results[i] = s.startErr
 		case s.state == StateStarting:
-			m.starts.Go(func() { results[i] = m.start(ctx, s) })
+			epoch := s.epoch
+			m.work.Add(1)
+			wg.Go(func() {
+				defer m.work.Done()
+				results[i] = m.bringUp(ctx, s, epoch, true)
+			})
 		}
 	}
 	m.mu.Unlock()
-	m.starts.Wait()
+	wg.Wait()
 
 	var errs []error
 	for _, r := range results {
@@ -171,15 +235,16 @@ func (m *Manager) Start(ctx context.Context) []error {
 	return errs
 }
 
-// Tools returns the tools of all ready servers as the model sees them, in
-// config order and then each server's own order. The Parameters bytes are
-// shared between calls: callers must not modify them.
+// Tools returns the tools the model may call, as it sees them, in config
+// order and then each server's own order: those of ready servers and of
+// servers that are restarting (a call waits for them). The Parameters
+// bytes are shared between calls: callers must not modify them.
 func (m *Manager) Tools() []provider.Tool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	var tools []provider.Tool
 	for _, s := range m.servers {
-		if s.state == StateReady {
+		if s.offered() {
 			tools = append(tools, s.exposed...)
 		}
 	}
@@ -194,69 +259,37 @@ func (m *Manager) Lookup(name string) (server, tool string, ok bool) {
 	return ref.Server, ref.Tool, ok
 }
 
-// Call calls the tool exposed as name. Cancelling ctx abandons the call and
-// tells the server so. A tool that reports failure is not an error here: it
-// is a result with IsError set.
-func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
-	m.mu.RLock()
-	ref, ok := m.table[name]
-	var (
-		s     *server
-		sess  *mcp.ClientSession
-		state State
-		serr  error
-	)
-	if ok {
-		s = m.byName[ref.Server]
-		sess, state, serr = s.session, s.state, s.err
-	}
-	m.mu.RUnlock()
-
-	switch {
-	case !ok:
-		return nil, &kindError{kind: ErrUnknownTool, msg: fmt.Sprintf("unknown tool %q", name)}
-	case state != StateReady && serr != nil:
-		return nil, &kindError{kind: ErrServerUnavailable, msg: serr.Error(), err: serr}
-	case state != StateReady:
-		return nil, &kindError{kind: ErrServerUnavailable, msg: fmt.Sprintf("server %q is %s", ref.Server, state)}
-	}
-
-	res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: ref.Tool, Arguments: args})
-	if err == nil {
-		return res, nil
-	}
-	if ctx.Err() == nil && connLost(err) {
-		// The watcher notices the exit a moment after the call does; give
-		// it that moment so the error can quote the server's last words.
-		if exitErr := s.awaitExit(exitNoticeDelay); exitErr != nil {
-			return nil, &kindError{kind: ErrServerUnavailable, msg: exitErr.Error(), err: err}
-		}
-	}
-	return nil, fmt.Errorf("server %q: calling tool %q: %w", ref.Server, ref.Tool, err)
-}
-
 // Status returns a snapshot of every configured server, in config order.
 func (m *Manager) Status() []ServerStatus {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	out := make([]ServerStatus, 0, len(m.servers))
 	for _, s := range m.servers {
-		out = append(out, ServerStatus{
+		st := ServerStatus{
 			Name:      s.spec.Name,
 			State:     s.state,
 			Err:       s.err,
 			Transport: s.transport(),
-			ToolCount: len(s.exposed),
+			ToolCount: s.offeredCount(),
 			PID:       s.pid,
 			StartedAt: s.startedAt,
 			Ready:     s.ready,
-		})
+			Restarts:  s.restartCount,
+		}
+		if s.state == StateRestarting {
+			st.NextRestart = s.nextRestart
+		}
+		if s.state == StateReady || s.state == StateClosed || s.state == StateDisabled {
+			st.Err = nil
+		}
+		out = append(out, st)
 	}
 	return out
 }
 
-// Logs returns the last stderr lines of a stdio server, oldest first; nil
-// for an unknown server.
+// Logs returns the last lines of a server's log, oldest first: what a
+// stdio server wrote to stderr, and the lines of its stdout that were not
+// JSON-RPC (prefixed "stdout: "). Nil for an unknown server.
 func (m *Manager) Logs(server string) []string {
 	m.mu.RLock()
 	s := m.byName[server]
@@ -268,8 +301,11 @@ func (m *Manager) Logs(server string) []string {
 }
 
 // Close shuts all servers down in parallel and waits, a few seconds at
-// most, until their processes (and the processes those started) are gone.
-// It cancels starts still in flight. Close is idempotent.
+// most, until their processes (and the processes those started) are gone:
+// each stdio server gets its stdin closed, then SIGTERM after a second,
+// then SIGKILL two seconds later, as a process group; an HTTP session is
+// ended with DELETE. Starts in flight and pending restarts are cancelled.
+// Close is idempotent.
 func (m *Manager) Close() error {
 	m.mu.Lock()
 	if m.closed {
@@ -277,27 +313,27 @@ func (m *Manager) Close() error {
 		return nil
 	}
 	m.closed = true
+	var conns []*conn
+	for _, s := range m.servers {
+		s.epoch++
+		if s.cur != nil {
+			conns = append(conns, s.cur)
+			s.cur = nil
+		}
+		if s.state != StateFailed && s.state != StateDisabled {
+			s.state, s.err = StateClosed, nil
+		}
+		s.notifyLocked()
+	}
 	m.mu.Unlock()
 
 	m.cancelLife()
-	m.starts.Wait() // a cancelled start cleans up after itself
-
-	m.mu.Lock()
-	sessions := make([]*mcp.ClientSession, len(m.servers))
-	for i, s := range m.servers {
-		sessions[i] = s.session
-		s.closing = true
-		if s.state == StateReady || s.state == StateStarting {
-			s.state = StateClosed
-		}
-	}
-	m.mu.Unlock()
-
 	var wg sync.WaitGroup
-	for i, s := range m.servers {
-		wg.Go(func() { s.shutdown(sessions[i], true) })
+	for _, c := range conns {
+		wg.Go(func() { c.stop(errClosed) })
 	}
 	wg.Wait()
+	m.work.Wait() // starts in flight clean up after themselves
 	return nil
 }
 

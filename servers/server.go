@@ -13,47 +13,50 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Shutdown bounds. A stdio server gets closeGrace to exit after its stdin
-// closes (the SDK sends SIGTERM half-way); then its group is killed and
-// closeKill more is allowed for the SDK to reap it.
 const (
-	closeGrace  = 2 * time.Second
-	closeKill   = time.Second
+	// stderrDrain bounds the wait for a dead server's last stderr lines.
 	stderrDrain = 500 * time.Millisecond
 	// exitNoticeDelay is how long a failed call waits for the exit watcher
-	// to learn that the process ended.
+	// to learn why the connection ended.
 	exitNoticeDelay = 2 * time.Second
+	// closeBound caps stopping one connection: the stdio shutdown sequence
+	// plus a margin; an HTTP DELETE is bounded by the SDK.
+	closeBound = stdinGrace + termGrace + killGrace + time.Second
+)
+
+// Why a connection was stopped on purpose; calls in flight on it fail with
+// these (worded per server by stopReason).
+var (
+	errClosed    = errors.New("mcphost is shutting down")
+	errDisabled  = errors.New("disabled")
+	errRestarted = errors.New("restarted")
 )
 
 // server is one configured server. Fields below the line are guarded by
-// the manager's mu; the start goroutine and the exit watcher write them.
+// the manager's mu.
 type server struct {
 	spec config.ServerSpec
 	logs *lineRing
 
-	// set once by the start goroutine before the server becomes visible as
-	// ready, read-only afterwards
-	proc       *proc           // stdio only
-	httpTr     *http.Transport // http and sse only
-	httpHdr    *headerTransport
-	cancelLife context.CancelFunc
-	exited     chan struct{} // closed when the session ended on its own
-	exitErr    error         // why it ended; written before exited closes
-	// shutdownOnce makes teardown happen once, whoever asks first: a
-	// failed start, the exit watcher or Close.
-	shutdownOnce sync.Once
-
 	// -----
-	state     State
-	err       error       // why the server failed, worded for the user
-	startErr  *StartError // the same, when it happened during Start
-	tools     []*mcp.Tool // "tools known": the filtered tool list
-	exposed   []provider.Tool
-	session   *mcp.ClientSession // "server ready": non-nil once callable
-	pid       int
-	startedAt time.Time
-	ready     time.Duration
-	closing   bool
+	state    State
+	err      error       // why the server failed or is restarting, worded for the user
+	startErr *StartError // the failure of a start, when it was one
+	tools    []*mcp.Tool // "tools known": the filtered tool list
+	exposed  []provider.Tool
+	cur      *conn // "server ready": the live connection, nil otherwise
+	// changed is closed (and replaced) at every change of state, for calls
+	// waiting for the server to be ready.
+	changed chan struct{}
+	// epoch grows with every deliberate change (Disable, Enable, Restart,
+	// Close); a start or restart begun under an older epoch is void.
+	epoch        uint64
+	restarts     []time.Time // automatic restarts within restartWindow
+	restartCount int
+	nextRestart  time.Time
+	pid          int
+	startedAt    time.Time
+	ready        time.Duration
 }
 
 func (s *server) transport() config.Transport {
@@ -63,124 +66,283 @@ func (s *server) transport() config.Transport {
 	return s.spec.Transport
 }
 
+// offered reports whether the server's tools are offered to the model.
+// The caller holds the manager's mu.
+func (s *server) offered() bool {
+	switch s.state {
+	case StateReady, StateRestarting, StateStarting:
+		return true
+	}
+	return false
+}
+
+// offeredCount is how many tools the server offers the model. The caller
+// holds the manager's mu.
+func (s *server) offeredCount() int {
+	if !s.offered() {
+		return 0
+	}
+	return len(s.exposed)
+}
+
 // fail records a start failure; the caller holds the manager's mu or owns s.
 func (s *server) fail(e *StartError) {
 	s.state, s.err, s.startErr = StateFailed, e, e
 }
 
-// start connects one server, lists its tools and publishes it as ready,
-// or records and returns why it could not.
-func (m *Manager) start(ctx context.Context, s *server) *StartError {
+// notifyLocked wakes the calls waiting for a change of state.
+func (s *server) notifyLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// conn is one connection to a server: one process of a stdio server, one
+// session of an HTTP server. A restart makes a new conn; one that ended is
+// never reused.
+type conn struct {
+	server string
+	sess   *mcp.ClientSession
+	proc   *proc // stdio only
+	httpTr *http.Transport
+	hdr    *headerTransport
+	// life is the lifetime of the transport (HTTP streams, a builtin
+	// server); it ends once the session is closed.
+	life       context.Context
+	cancelLife context.CancelFunc
+	// calls ends the calls in flight when the connection is stopped on
+	// purpose, so that closing the session does not wait for them.
+	calls       context.Context
+	cancelCalls context.CancelCauseFunc
+
+	endOnce sync.Once
+	ended   chan struct{} // closed once endErr is set
+	endErr  error
+	stopped sync.Once
+}
+
+func newConn(server string) *conn {
+	c := &conn{server: server, ended: make(chan struct{})}
+	c.life, c.cancelLife = context.WithCancel(context.Background())
+	c.calls, c.cancelCalls = context.WithCancelCause(context.Background())
+	return c
+}
+
+// end records why the connection ended; the first reason wins.
+func (c *conn) end(err error) {
+	c.endOnce.Do(func() {
+		c.endErr = err
+		close(c.ended)
+	})
+}
+
+// awaitEnd waits up to d for the reason the connection ended, or returns
+// nil if it has not ended.
+func (c *conn) awaitEnd(d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.ended:
+		return c.endErr
+	case <-t.C:
+		return nil
+	}
+}
+
+// stop ends the connection on purpose: calls in flight are cancelled (the
+// server is told), the session is closed (the stdio shutdown sequence, or
+// an HTTP DELETE) and whatever is left of the process group is killed.
+// Only the first call does anything; it returns within closeBound or so.
+func (c *conn) stop(why error) {
+	c.stopped.Do(func() {
+		c.end(&kindError{kind: ErrServerUnavailable, msg: stopReason(c.server, why), err: why})
+		c.cancelCalls(why)
+		if c.sess != nil {
+			done := make(chan struct{})
+			go func() {
+				_ = c.sess.Close()
+				close(done)
+			}()
+			t := time.NewTimer(closeBound)
+			select {
+			case <-done:
+			case <-t.C:
+			}
+			t.Stop()
+		}
+		c.release()
+	})
+}
+
+// kill ends a connection at once, for a start that failed.
+func (c *conn) kill() {
+	c.stopped.Do(func() {
+		if c.proc != nil {
+			c.proc.killGroup()
+			c.proc.waitExit(killGrace)
+		}
+		if c.sess != nil {
+			_ = c.sess.Close() // quick: the process is dead, no call is in flight
+		}
+		c.release()
+	})
+}
+
+// finish releases a connection that ended by itself. Its calls in flight
+// have failed already; cancelling them now could turn an answer that
+// arrived just before the end into a cancellation.
+func (c *conn) finish() {
+	c.stopped.Do(c.release)
+}
+
+// release frees what is left: the process group, the stderr reader, the
+// transport's lifetime and idle HTTP connections.
+func (c *conn) release() {
+	if c.proc != nil {
+		c.proc.killGroup() // the leader is gone by now; this catches grandchildren
+		c.proc.release()
+		c.proc.waitStderr(stderrDrain)
+	}
+	c.cancelLife()
+	if c.httpTr != nil {
+		c.httpTr.CloseIdleConnections()
+	}
+}
+
+func stopReason(server string, why error) string {
+	switch why {
+	case errDisabled:
+		return fmt.Sprintf("server %q was disabled", server)
+	case errRestarted:
+		return fmt.Sprintf("server %q was restarted", server)
+	default:
+		return fmt.Sprintf("server %q was shut down: %v", server, why)
+	}
+}
+
+// bringUp starts a new connection to s and publishes it as ready, or
+// records why it could not. epoch is s.epoch when the start was decided;
+// if it changed meanwhile (the server was disabled, restarted or closed)
+// the new connection is dropped. With retry, a failure a restart can fix
+// schedules one. The caller has registered with m.work.
+func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bool) *StartError {
 	timeout := s.spec.StartTimeout
 	if timeout <= 0 {
 		timeout = config.DefaultStartTimeout
 	}
 	begin := time.Now()
+	startCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	stopLife := context.AfterFunc(m.life, cancel) // Close cancels starts
+	defer stopLife()
+
 	m.mu.Lock()
+	if s.epoch != epoch || m.closed {
+		m.mu.Unlock()
+		return s.voidStart()
+	}
 	s.startedAt = begin
 	m.mu.Unlock()
 
-	startCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	stop := context.AfterFunc(m.life, cancel) // Close cancels starts
-	defer stop()
-	// The server's own lifetime outlives the start deadline.
-	life, cancelLife := context.WithCancel(m.life)
-
-	sess, tools, err := m.connect(startCtx, s, life, cancelLife)
+	c, tools, err := m.connect(startCtx, s)
 	if err != nil {
-		s.shutdown(nil, false)
-		serr := s.startError(ctx, startCtx, m.life, timeout, err)
-		m.mu.Lock()
-		s.fail(serr)
-		s.pid = 0
-		m.mu.Unlock()
+		c.kill()
+		serr, transient := s.startError(ctx, startCtx, m.life, timeout, c, err)
 		m.log.Debug("server failed to start", "server", s.spec.Name, "error", err)
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if s.epoch != epoch || m.closed {
+			return s.voidStart()
+		}
+		s.pid = 0
+		if !(retry && transient && m.scheduleRestartLocked(s, serr)) {
+			s.fail(serr)
+		}
+		s.notifyLocked()
 		return serr
 	}
 
 	m.mu.Lock()
+	if s.epoch != epoch || m.closed {
+		m.mu.Unlock()
+		c.stop(errClosed)
+		return s.voidStart()
+	}
 	s.tools = filterTools(tools, s.spec.AllowedTools, s.spec.ExcludedTools)
-	s.session = sess
-	s.state = StateReady
+	s.cur = c
+	s.state, s.err, s.startErr = StateReady, nil, nil
 	s.ready = time.Since(begin)
+	if c.proc != nil {
+		s.pid = c.proc.cmd.Process.Pid
+	}
 	m.rebuildLocked()
+	s.notifyLocked()
 	m.mu.Unlock()
 	m.log.Debug("server ready", "server", s.spec.Name, "tools", len(tools), "after", time.Since(begin))
 
-	go m.watch(s, sess)
+	go m.watch(s, c)
 	return nil
 }
 
+// voidStart is the result of a start made void by a deliberate change.
+func (s *server) voidStart() *StartError {
+	return &StartError{Server: s.spec.Name, Message: fmt.Sprintf("server %q: start cancelled", s.spec.Name), Err: context.Canceled}
+}
+
 // connect opens the transport, initializes the session and lists all tools
-// (following pagination). It fills in s.proc or s.httpTr for shutdown.
-func (m *Manager) connect(ctx context.Context, s *server, life context.Context, cancelLife context.CancelFunc) (*mcp.ClientSession, []*mcp.Tool, error) {
+// (following pagination). The conn it returns, even with an error, must be
+// stopped or killed.
+func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, error) {
+	c := newConn(s.spec.Name)
 	var transport mcp.Transport
 	stopKill := func() bool { return true }
 	defer func() { stopKill() }()
 	switch s.transport() {
 	case config.TransportStdio:
-		t, err := newStdio(s.spec, s.logs, m.log)
+		t, err := newStdio(s.spec, s.logs, m.log, m.maxMessage)
 		if err != nil {
-			cancelLife()
-			return nil, nil, err
+			return c, nil, err
 		}
+		c.proc = t.proc
 		// A start deadline kills the process, so a server that never
 		// answers cannot hold Connect past it.
 		stopKill = context.AfterFunc(ctx, t.proc.killGroup)
-		m.mu.Lock()
-		s.proc, s.cancelLife, s.exited = t.proc, cancelLife, make(chan struct{})
-		m.mu.Unlock()
 		transport = t
 	case config.TransportHTTP, config.TransportSSE:
-		client, ht, base := newHTTPClient(s.spec.Headers)
-		m.mu.Lock()
-		s.httpHdr, s.httpTr, s.cancelLife, s.exited = ht, base, cancelLife, make(chan struct{})
-		m.mu.Unlock()
-		transport = newHTTPTransport(s.spec, client, life)
+		client, hdr, base := newHTTPClient(s.spec.Headers, m.log.With("server", s.spec.Name))
+		c.hdr, c.httpTr = hdr, base
+		transport = newHTTPTransport(s.spec, client, c.life)
 	case config.TransportBuiltin:
-		t, err := m.builtinTransport(life, s.spec)
+		t, err := m.builtinTransport(c.life, s.spec)
 		if err != nil {
-			cancelLife()
-			return nil, nil, err
+			return c, nil, err
 		}
-		m.mu.Lock()
-		s.cancelLife, s.exited = cancelLife, make(chan struct{})
-		m.mu.Unlock()
 		transport = t
 	default:
-		cancelLife()
-		return nil, nil, fmt.Errorf("unknown transport %q", s.spec.Transport)
+		return c, nil, fmt.Errorf("unknown transport %q", s.spec.Transport)
 	}
 
 	sess, err := m.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
-		return nil, nil, fmt.Errorf("initialize: %w", err)
+		return c, nil, fmt.Errorf("initialize: %w", err)
 	}
-	if s.proc != nil {
-		m.mu.Lock()
-		s.pid = s.proc.cmd.Process.Pid
-		m.mu.Unlock()
-	}
+	c.sess = sess
 	var tools []*mcp.Tool
 	for t, err := range sess.Tools(ctx, nil) {
 		if err != nil {
-			_ = sess.Close()
-			return nil, nil, fmt.Errorf("listing tools: %w", err)
+			return c, nil, fmt.Errorf("listing tools: %w", err)
 		}
 		tools = append(tools, t)
 	}
 	if !stopKill() || ctx.Err() != nil {
 		// The deadline fired after the last page: the process is being
 		// killed, so the session is unusable.
-		_ = sess.Close()
-		return nil, nil, context.Cause(ctx)
+		return c, nil, context.Cause(ctx)
 	}
-	return sess, tools, nil
+	return c, tools, nil
 }
 
 // builtinTransport starts an in-process server for the life of the
-// session and returns the client end of an in-memory transport to it.
+// connection and returns the client end of an in-memory transport to it.
 func (m *Manager) builtinTransport(life context.Context, spec config.ServerSpec) (mcp.Transport, error) {
 	if m.builtin == nil {
 		return nil, fmt.Errorf("no built-in server %q in this build", spec.Builtin)
@@ -196,10 +358,13 @@ func (m *Manager) builtinTransport(life context.Context, spec config.ServerSpec)
 	return clientEnd, nil
 }
 
-// startError words a start failure for the user.
-func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Duration, err error) *StartError {
+// startError words a start failure for the user, and says whether it is
+// transient: the server crashed or could not be reached, which a restart
+// may fix, as opposed to a wrong command, credentials or a hang.
+func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Duration, c *conn, err error) (*StartError, bool) {
 	name := s.spec.Name
 	e := &StartError{Server: name, Err: err}
+	transient := false
 	switch {
 	case errors.Is(err, errCommandNotFound):
 		e.Message = fmt.Sprintf("server %q failed to start: command %q not found", name, s.spec.Command)
@@ -207,134 +372,152 @@ func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Du
 		e.Message = fmt.Sprintf("server %q: start cancelled", name)
 	case errors.Is(startCtx.Err(), context.DeadlineExceeded):
 		e.Message = fmt.Sprintf("server %q did not start within %s", name, timeout)
-	case s.proc != nil && (s.proc.exitedNormally() || connLost(err)):
-		e.Message = fmt.Sprintf("server %q exited during start: %s", name, s.lastWords(err))
-	case s.proc != nil:
+	case c.proc != nil && (c.proc.exitedNormally() || connLost(err)):
+		e.Message = fmt.Sprintf("server %q exited during start: %s", name, s.lastWords(c, err))
+		transient = true
+	case c.proc != nil:
 		e.Message = fmt.Sprintf("server %q failed to start: %v", name, err)
-	default:
+	case c.hdr != nil && c.hdr.authFailed():
+		e.Message = authMessage(s.spec, c.hdr)
+		e.Err = fmt.Errorf("%w: %w", ErrAuth, err)
+	case c.hdr != nil:
 		cause := netCause(err)
-		if cause == "" && s.httpHdr != nil {
-			cause = s.httpHdr.lastFailure()
+		if cause == "" {
+			cause = c.hdr.lastFailure()
 		}
 		if cause == "" {
 			cause = err.Error()
 		}
 		e.Message = fmt.Sprintf("server %q: cannot connect to %s: %s", name, s.spec.URL, cause)
+		transient = true
+	default:
+		e.Message = fmt.Sprintf("server %q failed to start: %v", name, err)
 	}
-	return e
+	return e, transient
+}
+
+// authMessage words a refusal of our credentials, without their values.
+func authMessage(spec config.ServerSpec, hdr *headerTransport) string {
+	where := "its headers"
+	if spec.Source != "" {
+		where += " in " + spec.Source
+	}
+	return fmt.Sprintf("server %q: authentication failed (%s) at %s: check the credentials in %s", spec.Name, hdr.lastFailure(), spec.URL, where)
 }
 
 // lastWords is the best one-line account of why a stdio server ended: its
 // last stderr line, else its exit status, else the error we saw.
-func (s *server) lastWords(err error) string {
-	if line := s.logs.last(); line != "" {
+func (s *server) lastWords(c *conn, err error) string {
+	if line := s.logs.lastExcept(junkPrefix); line != "" {
 		return line
 	}
-	if st := s.proc.exitStatus(); st != "" {
-		return st
+	if c.proc != nil {
+		if st := c.proc.exitStatus(); st != "" {
+			return st
+		}
+	}
+	if err == nil {
+		return "connection closed"
 	}
 	return err.Error()
 }
 
-// watch waits for the session to end. Unless we closed it, the server
-// died: it becomes failed and its process group is cleaned up.
-func (m *Manager) watch(s *server, sess *mcp.ClientSession) {
-	werr := sess.Wait()
+// watch waits for the session to end. Unless we ended it, the server died:
+// its process group is cleaned up and it is restarted, or marked failed
+// once it has used up its restarts.
+func (m *Manager) watch(s *server, c *conn) {
+	werr := c.sess.Wait()
 	m.mu.RLock()
-	closing := s.closing
+	mine := s.cur == c
 	m.mu.RUnlock()
-	if closing {
-		return
+	if !mine {
+		return // stopped on purpose; stop did the rest
 	}
-	s.shutdown(sess, false)
 	var msg string
-	if s.proc != nil {
-		if werr == nil {
-			werr = errors.New(s.proc.exitStatus())
+	kind := ErrServerUnavailable
+	switch {
+	case c.proc != nil:
+		// The SDK closed stdin when stdout ended; give the process its
+		// moment to exit so its exit status and last words are known.
+		c.proc.waitExit(stdinGrace)
+		c.proc.waitStderr(stderrDrain)
+		msg = fmt.Sprintf("server %q exited: %s", s.spec.Name, s.lastWords(c, werr))
+	case c.hdr != nil && c.hdr.authFailed():
+		msg, kind = authMessage(s.spec, c.hdr), ErrAuth
+	case errors.Is(werr, mcp.ErrSessionMissing):
+		msg = fmt.Sprintf("server %q lost the session", s.spec.Name)
+	default:
+		why := "connection closed"
+		if werr != nil {
+			why = werr.Error()
 		}
-		msg = fmt.Sprintf("server %q exited: %s", s.spec.Name, s.lastWords(werr))
-	} else {
-		if werr == nil {
-			werr = errors.New("connection closed")
-		}
-		msg = fmt.Sprintf("server %q disconnected: %v", s.spec.Name, werr)
+		msg = fmt.Sprintf("server %q disconnected: %s", s.spec.Name, why)
 	}
-	s.exitErr = &kindError{kind: ErrServerUnavailable, msg: msg, err: werr}
+	endErr := &kindError{kind: kind, msg: msg, err: werr}
+
 	m.mu.Lock()
-	if !s.closing {
-		s.state, s.err = StateFailed, s.exitErr
+	if s.cur != c {
+		m.mu.Unlock()
+		return
 	}
+	s.cur, s.pid = nil, 0
+	restarting := kind != ErrAuth && m.scheduleRestartLocked(s, endErr)
+	if !restarting {
+		s.state, s.err = StateFailed, endErr
+		if kind != ErrAuth && s.spec.MaxRestarts >= 0 {
+			s.err = &kindError{kind: kind, err: werr,
+				msg: fmt.Sprintf("%s (not restarted again: %d restarts within a minute)", msg, len(s.restarts))}
+		}
+	}
+	s.notifyLocked()
 	m.mu.Unlock()
-	close(s.exited)
-	m.log.Debug("server ended", "server", s.spec.Name, "error", werr)
+	m.log.Debug("server ended", "server", s.spec.Name, "error", msg, "restarting", restarting)
+	// The state is settled before calls learn of the end, so a call made
+	// after this one failed sees the restart.
+	c.end(endErr)
+	c.finish()
 }
 
-// awaitExit waits up to d for the exit watcher and returns the server's
-// failure, or nil if it is still alive.
-func (s *server) awaitExit(d time.Duration) error {
-	if s.exited == nil {
-		return nil
+// scheduleRestartLocked arranges for s to be started again after a delay
+// that doubles with each restart within a minute, unless it has had its
+// spec's share of restarts in that minute. It reports whether a restart
+// was scheduled. The caller holds m.mu.
+func (m *Manager) scheduleRestartLocked(s *server, why error) bool {
+	limit := s.spec.MaxRestarts
+	if limit == 0 {
+		limit = config.DefaultMaxRestarts
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-s.exited:
-		return s.exitErr // written before exited was closed
-	case <-t.C:
-		return nil
+	if limit < 0 || m.closed {
+		return false
 	}
-}
-
-// shutdown ends the session and, for stdio, the whole process group, in a
-// few seconds at most. graceful lets the server exit on its own first (the
-// SDK closes its stdin, then sends SIGTERM); otherwise the group is killed
-// at once. Only the first call does anything; later ones wait for it.
-func (s *server) shutdown(sess *mcp.ClientSession, graceful bool) {
-	s.shutdownOnce.Do(func() {
-		if s.proc != nil && !graceful {
-			s.proc.killGroup()
+	now := time.Now()
+	kept := s.restarts[:0]
+	for _, t := range s.restarts {
+		if now.Sub(t) < restartWindow {
+			kept = append(kept, t)
 		}
-		if sess != nil {
-			s.closeSession(sess)
-		}
-		if s.proc != nil {
-			// The leader is gone by now; this catches grandchildren.
-			s.proc.killGroup()
-			s.proc.waitStderr(stderrDrain)
-		}
-		if s.cancelLife != nil {
-			s.cancelLife()
-		}
-		if s.httpTr != nil {
-			s.httpTr.CloseIdleConnections()
-		}
-	})
-}
-
-// closeSession closes sess, killing the process group when the server
-// takes longer than closeGrace. An HTTP close that hangs is abandoned; the
-// SDK bounds it on its own.
-func (s *server) closeSession(sess *mcp.ClientSession) {
-	done := make(chan struct{})
+	}
+	s.restarts = kept
+	if len(s.restarts) >= limit {
+		return false
+	}
+	delay := min(m.restartDelay<<len(s.restarts), maxRestartDelay)
+	s.restarts = append(s.restarts, now)
+	s.restartCount++
+	s.state, s.err, s.nextRestart = StateRestarting, why, now.Add(delay)
+	epoch := s.epoch
+	m.work.Add(1) // not closed, checked above
+	m.log.Debug("restarting server", "server", s.spec.Name, "in", delay, "restart", s.restartCount, "why", why)
 	go func() {
-		_ = sess.Close()
-		close(done)
+		defer m.work.Done()
+		t := time.NewTimer(delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-m.life.Done():
+			return
+		}
+		m.bringUp(m.life, s, epoch, true)
 	}()
-	grace := time.NewTimer(closeGrace)
-	defer grace.Stop()
-	select {
-	case <-done:
-		return
-	case <-grace.C:
-	}
-	if s.proc == nil {
-		return
-	}
-	s.proc.killGroup()
-	kill := time.NewTimer(closeKill)
-	defer kill.Stop()
-	select {
-	case <-done:
-	case <-kill.C:
-	}
+	return true
 }

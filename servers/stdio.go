@@ -22,26 +22,44 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// terminateDuration is how long the SDK waits after closing a server's
-// stdin before it sends SIGTERM, and again before SIGKILL. Servers that
-// exit on EOF do so at once; the rest should not hold up shutdown.
-const terminateDuration = time.Second
+// The shutdown of a stdio server, as the MCP spec describes it, applied to
+// its whole process group: close its stdin, wait stdinGrace for it to exit,
+// send SIGTERM, wait termGrace, send SIGKILL and allow killGrace for the
+// kernel to finish.
+const (
+	stdinGrace = time.Second
+	termGrace  = 2 * time.Second
+	killGrace  = time.Second
+	// orphanDrain is how long stdout may stay open after the server itself
+	// exited: a process that left the group could hold it for ever.
+	orphanDrain = 500 * time.Millisecond
+)
 
 // maxStderrLine bounds one kept stderr line; the rest of a longer line is
 // dropped but still read, so the server never blocks on a full pipe.
 const maxStderrLine = 4096
 
+// junkPrefix marks the lines of a server's log that came from its stdout
+// but were not JSON-RPC.
+const junkPrefix = "stdout: "
+
 // errCommandNotFound marks a stdio command that is not on PATH or not a file.
 var errCommandNotFound = errors.New("command not found")
 
-// proc is a stdio server's process group and the reader of its stderr.
+// proc is a stdio server's process group and our ends of its pipes.
 type proc struct {
 	mu     sync.Mutex
 	pid    int  // the group leader, 0 until started
 	killed bool // the group must die as soon as it exists
 
-	cmd        *exec.Cmd
+	cmd    *exec.Cmd
+	stdin  *os.File // our end
+	stdout *os.File // our end
+	// child holds the child's ends until it has them.
+	child      []*os.File
+	exited     chan struct{} // closed once the leader has been reaped
 	stderrDone chan struct{} // closed when every writer of stderr is gone
+	log        *slog.Logger
 }
 
 // started records the leader's pid; a kill requested before the start
@@ -66,6 +84,37 @@ func (p *proc) killGroup() {
 	}
 }
 
+// signalGroup sends sig to the whole process group.
+func (p *proc) signalGroup(sig syscall.Signal) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pid > 0 && !p.killed {
+		_ = syscall.Kill(-p.pid, sig)
+	}
+}
+
+func (p *proc) running() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pid > 0
+}
+
+// waitExit waits, at most d, for the leader to be reaped, and reports
+// whether it was.
+func (p *proc) waitExit(d time.Duration) bool {
+	if !p.running() {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
 // waitStderr waits, at most d, until the last stderr line has been read.
 func (p *proc) waitStderr(d time.Duration) {
 	t := time.NewTimer(d)
@@ -77,9 +126,13 @@ func (p *proc) waitStderr(d time.Duration) {
 }
 
 // exitStatus describes how the process ended ("exit status 3"), or "" while
-// it has not been reaped. Only call it after the SDK closed the connection,
-// which is when it reaps the process.
+// it has not been reaped.
 func (p *proc) exitStatus() string {
+	select {
+	case <-p.exited:
+	default:
+		return ""
+	}
 	if p.cmd.ProcessState == nil {
 		return ""
 	}
@@ -89,33 +142,100 @@ func (p *proc) exitStatus() string {
 // exitedNormally reports whether the process ended by itself with an exit
 // code, rather than by a signal.
 func (p *proc) exitedNormally() bool {
-	return p.cmd.ProcessState != nil && p.cmd.ProcessState.Exited()
+	select {
+	case <-p.exited:
+		return p.cmd.ProcessState != nil && p.cmd.ProcessState.Exited()
+	default:
+		return false
+	}
 }
 
-// stdioTransport is mcp.CommandTransport plus what the SDK leaves to us:
-// recording the process group and closing our copy of the stderr pipe once
-// the child holds its own.
+// start starts the process and the goroutine that reaps it.
+func (p *proc) start() error {
+	err := p.cmd.Start()
+	for _, f := range p.child {
+		f.Close() // the child has its own copies now
+	}
+	p.child = nil
+	if err != nil {
+		p.stdin.Close()
+		p.stdout.Close()
+		return err
+	}
+	p.started(p.cmd.Process.Pid)
+	go p.reap()
+	return nil
+}
+
+// reap waits for the leader to exit, then kills what is left of its group:
+// a server that is gone must not leave workers behind. Once the group is
+// dead its stdout reaches EOF; a process that left the group may still
+// hold it, so it is closed after orphanDrain regardless.
+func (p *proc) reap() {
+	_ = p.cmd.Wait()
+	p.killGroup()
+	close(p.exited)
+	time.Sleep(orphanDrain)
+	p.stdout.Close()
+}
+
+// shutdown ends the server gracefully, and at worst by force, in at most
+// stdinGrace + termGrace + killGrace.
+func (p *proc) shutdown() {
+	p.stdin.Close()
+	if p.waitExit(stdinGrace) {
+		return
+	}
+	p.log.Debug("server still running after its stdin closed: sending SIGTERM", "after", stdinGrace)
+	p.signalGroup(syscall.SIGTERM)
+	if p.waitExit(termGrace) {
+		return
+	}
+	p.log.Debug("server still running after SIGTERM: sending SIGKILL", "after", termGrace)
+	p.killGroup()
+	p.waitExit(killGrace)
+}
+
+// stdinPipe is the SDK's writer: closing it shuts the server down.
+type stdinPipe struct{ p *proc }
+
+func (s stdinPipe) Write(b []byte) (int, error) { return s.p.stdin.Write(b) }
+
+// Close runs the whole shutdown sequence. The SDK closes the connection
+// when the server's stdout ends or when we close the session.
+func (s stdinPipe) Close() error {
+	s.p.shutdown()
+	return nil
+}
+
+// stdioTransport starts the server in Connect and speaks newline-delimited
+// JSON-RPC with it through the SDK's IOTransport, with a filter in front of
+// stdout (see stdoutFilter).
 type stdioTransport struct {
-	inner   *mcp.CommandTransport
-	stderrW *os.File
-	proc    *proc
+	proc       *proc
+	maxMessage int
+	junk       func(string)
 }
 
 // Connect implements mcp.Transport.
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	conn, err := t.inner.Connect(ctx)
-	// Ours must be closed for the reader to see EOF when the server exits.
-	t.stderrW.Close()
-	if err != nil {
+	if err := t.proc.start(); err != nil {
 		return nil, err
 	}
-	t.proc.started(t.inner.Command.Process.Pid)
-	return conn, nil
+	tr := &mcp.IOTransport{
+		Reader: newStdoutFilter(t.proc.stdout, t.maxMessage, t.junk),
+		Writer: stdinPipe{t.proc},
+		// The filter bounds messages itself, and answers a call whose
+		// response is too long instead of ending the session.
+		MaxLineLength: -1,
+	}
+	return tr.Connect(ctx)
 }
 
-// newStdio prepares the command of a stdio server without starting it, and
-// starts reading its stderr into logs.
-func newStdio(spec config.ServerSpec, logs *lineRing, logger *slog.Logger) (*stdioTransport, error) {
+// newStdio prepares the process of a stdio server without starting it, and
+// starts reading its stderr into logs. Lines on stdout that are not
+// JSON-RPC go to logs too, marked with junkPrefix.
+func newStdio(spec config.ServerSpec, logs *lineRing, logger *slog.Logger, maxMessage int) (*stdioTransport, error) {
 	path, err := resolveCommand(spec.Command, spec.Dir)
 	if err != nil {
 		return nil, err
@@ -129,28 +249,62 @@ func newStdio(spec config.ServerSpec, logs *lineRing, logger *slog.Logger) (*std
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 
-	// A pipe of our own rather than cmd.StderrPipe: exec.Cmd.Wait (which the
-	// SDK calls) would close that pipe before we read the last lines, and
-	// with an io.Writer it would wait for grandchildren holding stderr.
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("creating stderr pipe: %w", err)
+	// Pipes of our own rather than cmd.StdoutPipe and friends: exec.Cmd.Wait
+	// would close them as soon as the leader exits, before we read its last
+	// lines, and with an io.Writer it would wait for grandchildren holding
+	// them.
+	var files []*os.File
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
 	}
-	cmd.Stderr = w
-	p := &proc{cmd: cmd, stderrDone: make(chan struct{})}
+	inR, inW, err1 := pipe()
+	outR, outW, err2 := pipe()
+	errR, errW, err3 := pipe()
+	if err := errors.Join(err1, err2, err3); err != nil {
+		for _, f := range files {
+			f.Close()
+		}
+		return nil, fmt.Errorf("creating pipes: %w", err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	log := logger.With("server", spec.Name)
+	p := &proc{
+		cmd: cmd, stdin: inW, stdout: outR, child: []*os.File{inR, outW, errW},
+		exited: make(chan struct{}), stderrDone: make(chan struct{}), log: log,
+	}
 	go func() {
 		defer close(p.stderrDone)
-		defer r.Close()
-		readLines(r, func(line string) {
+		defer errR.Close()
+		readLines(errR, func(line string) {
 			logs.add(line)
-			logger.Debug("server stderr", "server", spec.Name, "line", line)
+			log.Debug("server stderr", "line", line)
 		})
 	}()
-	return &stdioTransport{
-		inner:   &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateDuration},
-		stderrW: w,
-		proc:    p,
-	}, nil
+	junk := func(line string) {
+		logs.add(junkPrefix + line)
+		log.Debug("server stdout is not JSON-RPC: skipped", "line", line)
+	}
+	return &stdioTransport{proc: p, maxMessage: maxMessage, junk: junk}, nil
+}
+
+// release closes the pipes of a process that was never started.
+func (p *proc) release() {
+	p.mu.Lock()
+	started := p.pid > 0
+	p.mu.Unlock()
+	if started {
+		return
+	}
+	for _, f := range p.child {
+		f.Close()
+	}
+	p.child = nil
+	p.stdin.Close()
+	p.stdout.Close()
 }
 
 // resolveCommand finds the executable of a stdio server up front, so that

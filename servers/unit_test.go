@@ -112,7 +112,7 @@ func TestHeaderTransport(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	client, ht, _ := newHTTPClient(map[string]string{"Authorization": "Bearer k", "x-api-key": "v"})
+	client, ht, _ := newHTTPClient(map[string]string{"Authorization": "Bearer k", "x-api-key": "v"}, slog.New(slog.DiscardHandler))
 	req, err := http.NewRequest("GET", srv.URL, nil)
 	if err != nil {
 		t.Fatal(err)

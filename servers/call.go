@@ -1,0 +1,255 @@
+package servers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcphost/mcphost/config"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// errCallTimeout is the cause of a call cancelled by its tool timeout.
+var errCallTimeout = errors.New("tool timeout")
+
+// errSendAgain marks a call the server never saw, which Call may repeat.
+var errSendAgain = errors.New("the call did not reach the server")
+
+// notSent is the failure of a call the server never saw: Call sends it
+// again, once, when the server is back.
+type notSent struct{ err error }
+
+func (e *notSent) Error() string        { return e.err.Error() }
+func (e *notSent) Unwrap() error        { return e.err }
+func (e *notSent) Is(target error) bool { return target == errSendAgain }
+
+// Call calls the tool exposed as name. A tool that reports failure is not
+// an error here: it is a result with IsError set. Text beyond the server's
+// MaxResultBytes is cut, with a note saying so: a flood guard for memory
+// and saved conversations (the runner fits results to the model's window).
+//
+// Every failure is an error worded for the model and the user, naming the
+// server and tool:
+//
+//   - a server that is starting or restarting is waited for, ReadyWait at
+//     most, then the call fails (ErrServerUnavailable);
+//   - no answer within the server's ToolTimeout: the server is sent
+//     notifications/cancelled and stays usable (ErrToolTimeout);
+//   - the server exits during the call: "server X exited: <its last
+//     stderr line>" (ErrServerUnavailable). It is restarted, but the call
+//     is not repeated: the tool may have acted before the exit;
+//   - an HTTP server lost the session (404): the session is initialised
+//     again and the call sent once more, since the server never took it;
+//   - the server is disabled, restarted or shut down during the call: the
+//     call is cancelled and says so (ErrServerUnavailable).
+//
+// Cancelling ctx abandons the call and tells the server so.
+func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	m.mu.RLock()
+	ref, ok := m.table[name]
+	s := m.byName[ref.Server]
+	m.mu.RUnlock()
+	if !ok || s == nil {
+		return nil, &kindError{kind: ErrUnknownTool, msg: fmt.Sprintf("unknown tool %q", name)}
+	}
+	for attempt := 0; ; attempt++ {
+		c, err := m.readyConn(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		res, err := m.callOn(ctx, s, c, ref.Tool, args)
+		if err == nil {
+			return cutResult(res, s.spec.MaxResultBytes), nil
+		}
+		if attempt > 0 || !errors.Is(err, errSendAgain) {
+			return nil, err
+		}
+		m.log.Debug("sending the call again after the session was lost", "server", s.spec.Name, "tool", ref.Tool)
+	}
+}
+
+// readyConn returns the live connection of s, waiting up to m.readyWait
+// while s is starting or restarting.
+func (m *Manager) readyConn(ctx context.Context, s *server) (*conn, error) {
+	var timeout <-chan time.Time
+	for {
+		m.mu.RLock()
+		state, c, serr, changed := s.state, s.cur, s.err, s.changed
+		m.mu.RUnlock()
+		name := s.spec.Name
+		switch state {
+		case StateReady:
+			return c, nil
+		case StateDisabled:
+			return nil, &kindError{kind: ErrServerUnavailable, msg: fmt.Sprintf("server %q is disabled", name)}
+		case StateClosed:
+			return nil, &kindError{kind: ErrServerUnavailable, msg: fmt.Sprintf("server %q was shut down: %v", name, errClosed)}
+		case StateFailed:
+			if serr == nil {
+				serr = fmt.Errorf("server %q failed", name)
+			}
+			return nil, &kindError{kind: ErrServerUnavailable, msg: serr.Error(), err: serr}
+		}
+		if timeout == nil {
+			t := time.NewTimer(m.readyWait)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("server %q: waiting for it to start: %w", name, ctx.Err())
+		case <-timeout:
+			msg := fmt.Sprintf("server %q is still starting after %s; try again later", name, m.readyWait)
+			if state == StateRestarting && serr != nil {
+				msg = fmt.Sprintf("server %q is restarting after it failed (%v) and was not ready within %s; try again later", name, serr, m.readyWait)
+			}
+			return nil, &kindError{kind: ErrServerUnavailable, msg: msg, err: serr}
+		}
+	}
+}
+
+// callOn makes one call on connection c, bounded by the tool timeout, and
+// words its failure.
+func (m *Manager) callOn(ctx context.Context, s *server, c *conn, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	timeout := s.spec.ToolTimeout
+	if timeout <= 0 {
+		timeout = config.DefaultToolTimeout
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := time.AfterFunc(timeout, func() { cancel(errCallTimeout) })
+	defer timer.Stop()
+	stop := context.AfterFunc(c.calls, func() { cancel(context.Cause(c.calls)) })
+	defer stop()
+
+	res, err := c.sess.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err == nil {
+		return res, nil
+	}
+	name := s.spec.Name
+	var wire *jsonrpc.Error
+	switch {
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("server %q: tool %q: %w", name, tool, ctx.Err())
+	case errors.Is(context.Cause(cctx), errCallTimeout):
+		m.log.Debug("tool call timed out", "server", name, "tool", tool, "timeout", timeout)
+		return nil, &kindError{kind: ErrToolTimeout, err: err,
+			msg: fmt.Sprintf("server %q: tool %q did not answer within %s; the call was cancelled", name, tool, timeout)}
+	case c.calls.Err() != nil:
+		<-c.ended // stop records the reason before it cancels calls
+		return nil, c.endErr
+	case errors.Is(err, mcp.ErrSessionMissing), errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, syscall.EPIPE):
+		// The request never reached the server: the HTTP session was gone
+		// (404), or the connection had ended before it was written. Once
+		// the watcher has settled the server's state, Call can try again.
+		endErr := c.awaitEnd(exitNoticeDelay)
+		if endErr == nil {
+			endErr = fmt.Errorf("server %q: calling tool %q: %w", name, tool, err)
+		}
+		return nil, &notSent{endErr}
+	case c.hdr != nil && c.hdr.authFailed():
+		return nil, &kindError{kind: ErrAuth, msg: authMessage(s.spec, c.hdr), err: err}
+	case connLost(err):
+		if endErr := c.awaitEnd(exitNoticeDelay); endErr != nil {
+			return nil, endErr
+		}
+	case errors.As(err, &wire):
+		return nil, fmt.Errorf("server %q: tool %q failed: %s", name, tool, cleanLine(wire.Message))
+	}
+	return nil, fmt.Errorf("server %q: calling tool %q: %w", name, tool, err)
+}
+
+// resultNote ends a result that was cut.
+const resultNote = "\n[mcphost: the result was cut from %s to %s; ask for less, e.g. a narrower query or one page]"
+
+// cutResult keeps the text of res (text content and embedded text
+// resources, in order) within limit bytes, cutting on a character
+// boundary and saying so. Structured content is dropped when the text
+// alone is over the limit, and is itself cut when it is all there is.
+func cutResult(res *mcp.CallToolResult, limit int) *mcp.CallToolResult {
+	if res == nil {
+		return nil
+	}
+	if limit <= 0 {
+		limit = config.DefaultMaxResultBytes
+	}
+	total, hasText := 0, false
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			total += len(c.Text)
+			hasText = true
+		case *mcp.EmbeddedResource:
+			if c.Resource != nil && c.Resource.Text != "" {
+				total += len(c.Resource.Text)
+				hasText = true
+			}
+		}
+	}
+	if !hasText && res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil || len(b) <= limit {
+			return res
+		}
+		out := *res
+		out.StructuredContent = nil
+		out.Content = append(append([]mcp.Content{}, res.Content...), &mcp.TextContent{
+			Text: truncateUTF8(string(b), limit) + fmt.Sprintf(resultNote, byteSize(len(b)), byteSize(limit)),
+		})
+		return &out
+	}
+	if total <= limit {
+		return res
+	}
+	out := *res
+	out.StructuredContent = nil
+	out.Content = make([]mcp.Content, 0, len(res.Content)+1)
+	left := limit
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			if left == 0 {
+				continue
+			}
+			t := *c
+			t.Text = truncateUTF8(c.Text, left)
+			left -= len(t.Text)
+			out.Content = append(out.Content, &t)
+		case *mcp.EmbeddedResource:
+			if c.Resource == nil || c.Resource.Text == "" {
+				out.Content = append(out.Content, c)
+				continue
+			}
+			if left == 0 {
+				continue
+			}
+			r := *c.Resource
+			r.Text = truncateUTF8(r.Text, left)
+			left -= len(r.Text)
+			e := *c
+			e.Resource = &r
+			out.Content = append(out.Content, &e)
+		default:
+			out.Content = append(out.Content, c)
+		}
+	}
+	out.Content = append(out.Content, &mcp.TextContent{Text: fmt.Sprintf(resultNote, byteSize(total), byteSize(limit))})
+	return &out
+}
+
+// truncateUTF8 returns at most n bytes of s, not splitting a character.
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
