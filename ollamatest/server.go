@@ -102,6 +102,9 @@ type Reply struct {
 	// the final done chunk, as when Ollama dies mid-answer. A non-streaming
 	// request then gets no answer at all.
 	CutAfter int
+	// Drop closes the connection without any answer, not even a status
+	// line, as when Ollama dies while loading the model.
+	Drop bool
 	// Delay is waited before the first chunk (a slow first token).
 	Delay time.Duration
 	// Hold, when not nil, is waited on before the first chunk until it is
@@ -315,6 +318,10 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 		reply = fn(req)
 	}
 
+	if reply.Drop {
+		cut(http.NewResponseController(w))
+		return
+	}
 	if reply.Status != 0 {
 		writeError(w, reply.Status, cmp.Or(reply.Error, http.StatusText(reply.Status)))
 		return

@@ -306,6 +306,25 @@ func TestCutAfter(t *testing.T) {
 	}
 }
 
+func TestDrop(t *testing.T) {
+	s := NewServer()
+	defer s.Close()
+	s.Enqueue(Reply{Content: "never sent", Drop: true})
+	resp, err := http.Post(s.URL+"/api/chat", "application/json", strings.NewReader(`{"model":"m"}`))
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("a dropped request got an answer: %s", resp.Status)
+	}
+	if s.RequestCount() != 1 {
+		t.Errorf("recorded %d requests, want 1", s.RequestCount())
+	}
+	// The next reply is served as usual.
+	got, err := chat(t, client(t, s), &api.ChatRequest{Model: "m"})
+	if err != nil || len(got) == 0 || !got[len(got)-1].Done {
+		t.Errorf("after a drop: %v, %+v", err, got)
+	}
+}
+
 func TestHoldAndDelay(t *testing.T) {
 	s := NewServer()
 	defer s.Close()

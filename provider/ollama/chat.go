@@ -17,23 +17,44 @@ import (
 // Chat runs one model call on /api/chat, streaming. Content and thinking
 // reach onDelta chunk by chunk as Ollama sends them; tool calls are
 // collected whole, since Ollama sends each one complete.
+//
+// A request that fails before any text reached onDelta (Ollama not
+// running, a 5xx, a stream that broke before its first chunk) is retried
+// as p's Retry says. Once text was shown it is not: a stream cut off
+// mid-answer is an error saying so, never a silently shortened answer.
 func (p *Provider) Chat(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
-	var acc accumulator
 	creq, toolsJSON := p.chatRequest(req)
-	cut, err := p.streamChat(ctx, creq, toolsJSON, func(r api.ChatResponse) {
-		acc.add(r, onDelta)
+	var acc accumulator
+	err := p.withRetry(ctx, req.Model, func() (bool, error) {
+		acc = accumulator{}
+		shown := false
+		cut, err := p.streamChat(ctx, creq, toolsJSON, func(r api.ChatResponse) {
+			acc.add(r, func(d provider.Delta) {
+				shown = true
+				if onDelta != nil {
+					onDelta(d)
+				}
+			})
+		})
+		switch {
+		case err != nil:
+			return shown, err
+		case acc.done:
+			// A complete answer stands even if the caller gave up just
+			// after it.
+			return shown, nil
+		case ctx.Err() != nil:
+			// A stream ends early from our cancellation or from the
+			// server's death; tell the two apart.
+			return shown, ctx.Err()
+		case cut != nil:
+			return shown, fmt.Errorf("%w: %w", errCut, cut)
+		default:
+			return shown, errCut
+		}
 	})
 	if err != nil {
-		return provider.Response{}, p.wrap(ctx, req.Model, err)
-	}
-	// A stream ends early from our cancellation or from the server's
-	// death; tell the two apart. A complete answer stands even if the
-	// caller gave up just after it.
-	if !acc.done {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return provider.Response{}, fmt.Errorf("ollama request for %s stopped: %w", req.Model, ctxErr)
-		}
-		return provider.Response{}, &provider.Error{Kind: provider.ErrProvider, Message: errCutOff, Err: cut}
+		return provider.Response{}, err
 	}
 	return acc.response(&p.callSeq), nil
 }

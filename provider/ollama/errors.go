@@ -24,6 +24,9 @@ func (p *Provider) wrap(ctx context.Context, model string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("ollama request for %s stopped: %w", model, ctxErr)
 	}
+	if errors.Is(err, errCut) {
+		return &provider.Error{Kind: provider.ErrProvider, Message: errCutOff, Err: err}
+	}
 
 	var status api.StatusError
 	if errors.As(err, &status) {

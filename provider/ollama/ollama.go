@@ -40,6 +40,8 @@ type Provider struct {
 	// more than the rest of the request building together.
 	toolsMu sync.Mutex
 	tools   map[string]cachedTool
+
+	retry Retry
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -57,7 +59,7 @@ func New(host string, httpClient *http.Client) (*Provider, error) {
 	if httpClient == nil {
 		httpClient = http.DefaultClient
 	}
-	return &Provider{base: base, http: httpClient, client: api.NewClient(base, httpClient)}, nil
+	return &Provider{base: base, http: httpClient, client: api.NewClient(base, httpClient), retry: DefaultRetry()}, nil
 }
 
 // ParseHost turns a host as OLLAMA_HOST writes it into the server's base
@@ -129,11 +131,16 @@ func (p *Provider) Name() string { return "ollama" }
 // BaseURL returns the server's base URL, e.g. "http://127.0.0.1:11434".
 func (p *Provider) BaseURL() string { return p.base.String() }
 
-// Show describes a model through /api/show.
+// Show describes a model through /api/show, retried as Chat is.
 func (p *Provider) Show(ctx context.Context, model string) (provider.ModelInfo, error) {
-	resp, err := p.client.Show(ctx, &api.ShowRequest{Model: model})
+	var resp *api.ShowResponse
+	err := p.withRetry(ctx, model, func() (bool, error) {
+		var err error
+		resp, err = p.client.Show(ctx, &api.ShowRequest{Model: model})
+		return false, err
+	})
 	if err != nil {
-		return provider.ModelInfo{}, p.wrap(ctx, model, err)
+		return provider.ModelInfo{}, err
 	}
 	info := provider.ModelInfo{
 		Name:          model,

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
@@ -71,8 +72,12 @@ func newProvider(t *testing.T, s *ollamatest.Server) *Provider {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p.SetRetry(fastRetry)
 	return p
 }
+
+// fastRetry keeps DefaultRetry's number of attempts without its waits.
+var fastRetry = Retry{Attempts: DefaultRetry().Attempts, Delay: time.Millisecond, MaxDelay: 4 * time.Millisecond}
 
 func TestShow(t *testing.T) {
 	s := ollamatest.NewServer(ollamatest.Model{
@@ -163,14 +168,17 @@ func TestErrors(t *testing.T) {
 		msg   string
 	}{
 		{name: "unreachable", host: addr, model: "tiny", kind: provider.ErrUnreachable,
-			msg: `cannot reach Ollama at http://` + addr + `: is "ollama serve" running?`},
+			msg: `cannot reach Ollama at http://` + addr + `: is "ollama serve" running? (tried 4 times)`},
 		{name: "hang up", host: hangup.Addr().String(), model: "tiny", kind: provider.ErrUnreachable,
-			msg: `cannot reach Ollama at http://` + hangup.Addr().String() + `: is "ollama serve" running?`},
+			msg: `cannot reach Ollama at http://` + hangup.Addr().String() + `: is "ollama serve" running? (tried 4 times)`},
 		{name: "not found", host: s.URL, model: "qwen3:8b", kind: provider.ErrModelNotFound,
 			msg: `model "qwen3:8b" not found: run "ollama pull qwen3:8b"`},
 		{name: "server error", host: s.URL, model: "tiny", kind: provider.ErrProvider,
 			reply: &ollamatest.Reply{Status: 500, Error: "model requires more system memory"},
-			msg:   "ollama: model requires more system memory"},
+			msg:   "ollama: model requires more system memory (tried 4 times)"},
+		{name: "bad request", host: s.URL, model: "tiny", kind: provider.ErrProvider,
+			reply: &ollamatest.Reply{Status: 400, Error: "invalid options"},
+			msg:   "ollama: invalid options"},
 		{name: "not ollama", host: "http://" + l.Addr().String(), model: "tiny", kind: provider.ErrProvider,
 			msg: "ollama: 404 page not found"},
 	}
@@ -184,8 +192,14 @@ func TestErrors(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				p.SetRetry(fastRetry)
 				if tt.reply != nil {
 					s.Enqueue(*tt.reply)
+					if tt.reply.Status >= 500 {
+						for range fastRetry.Attempts - 1 { // one per retry
+							s.Enqueue(*tt.reply)
+						}
+					}
 				}
 				if call == "show" {
 					_, err = p.Show(context.Background(), tt.model)

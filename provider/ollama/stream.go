@@ -85,7 +85,7 @@ func (p *Provider) streamChat(ctx context.Context, req *api.ChatRequest, toolsJS
 				return nil, fmt.Errorf("reading the answer: %w", err)
 			}
 			if chunk.Error != "" {
-				return nil, errors.New(chunk.Error)
+				return nil, &streamError{chunk.Error}
 			}
 			fn(chunk.ChatResponse)
 		}
