@@ -20,8 +20,11 @@ type configFile struct {
 	projectDir string
 	// settings holds the recognised settings under their canonical keys.
 	settings map[string]any
-	// servers is the mcpServers object with the case of its keys kept.
+	// servers is the mcpServers object with the case of its keys kept;
+	// nil when the file has none, empty when it says "no servers".
 	servers map[string]any
+	// approval is the raw "approval" section, read by Load.
+	approval any
 }
 
 // fileReader reads config files and words their problems.
@@ -82,6 +85,10 @@ func (r fileReader) read(path, projectDir string) (*configFile, error) {
 				return nil, r.fail(path, "mcpServers", nil, `"mcpServers" must be an object with one entry per server name`)
 			}
 			f.servers = servers
+			continue
+		}
+		if nk == keyApproval {
+			f.approval = top[k]
 			continue
 		}
 		// Other keys belong to other tools sharing the file (Claude's

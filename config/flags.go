@@ -1,6 +1,10 @@
 package config
 
-import "github.com/spf13/pflag"
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/mcphost/mcphost/elicit"
+)
 
 // The names of mcphost's settings. Each is a flag name, the key a config file
 // uses and, upper-cased with dashes turned into underscores and prefixed with
@@ -17,6 +21,12 @@ const (
 	keyNumCtx       = "num-ctx"
 	keyOutput       = "output"
 	keyHideThinking = "hide-thinking"
+	keySession      = "session"
+	// keyMaxResultBytes caps each tool result the model sees.
+	keyMaxResultBytes = "max-result-bytes"
+	// keyElicitation says how a run that cannot ask anyone answers a
+	// server's elicitation request.
+	keyElicitation = "elicitation"
 )
 
 // The values --output accepts.
@@ -31,6 +41,9 @@ const (
 	defaultMaxSteps = 20
 	defaultNumCtx   = 8192
 	defaultOutput   = OutputText
+	// defaultElicitation declines: nothing is sent in the user's name
+	// unless they said so.
+	defaultElicitation = elicit.Decline
 )
 
 // outputFormats lists the --output values in the order help and errors show them.
@@ -42,7 +55,7 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking}
+	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation}
 }
 
 // RegisterFlags defines all of mcphost's flags on fs, so that their names,
@@ -54,11 +67,18 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringP(keyPrompt, "p", "", "run `TEXT` as a single prompt, print the answer and exit")
 	fs.String(keyConfig, "", "read settings and MCP servers only from `FILE` (.yml, .yaml or .json)")
 	fs.String(keyOllamaHost, "", "`URL` of the Ollama server (default $OLLAMA_HOST or http://localhost:11434)")
-	fs.Int(keyMaxSteps, defaultMaxSteps, "stop after `N` model calls for one prompt")
+	fs.Int(keyMaxSteps, defaultMaxSteps, "allow `N` tool-calling model calls for one prompt, then ask for a final answer without tools")
 	fs.String(keySystemPrompt, "", "system prompt `TEXT`, or the path of a file holding it")
 	fs.Bool(keyQuiet, false, "print only the final answer")
 	fs.Bool(keyDebug, false, "log config files, MCP server start-up and traffic to stderr")
 	fs.Int(keyNumCtx, defaultNumCtx, "context window of `N` tokens asked of Ollama (0 keeps the model's default)")
+	fs.Int(keyMaxResultBytes, 0, "cut each tool result to `N` bytes before the model sees it (0: about half the context window)")
 	fs.String(keyOutput, defaultOutput, "output `FORMAT`: text, json or stream-json")
+	fs.String(keySession, "", "continue the conversation saved in `FILE` and save this run into it (created if missing)")
 	fs.Bool(keyHideThinking, false, "hide the thinking of reasoning models (shown dimmed on a terminal otherwise)")
+	fs.StringArray(keyAllowTool, nil, "run tools matching `GLOB` (e.g. 'fs__*') without asking; repeatable")
+	fs.StringArray(keyDenyTool, nil, "never offer or run tools matching `GLOB`; repeatable")
+	fs.Bool(keyYolo, false, "run every tool call without asking, except denied tools")
+	fs.String(keyAudit, "", "append one JSON line per tool call to `FILE` (secrets masked)")
+	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
 }

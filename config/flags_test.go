@@ -23,6 +23,13 @@ func TestRegisterFlags(t *testing.T) {
 		{"num-ctx", "", "8192"},
 		{"output", "", "text"},
 		{"hide-thinking", "", "false"},
+		{"session", "", ""},
+		{"allow-tool", "", "[]"},
+		{"deny-tool", "", "[]"},
+		{"yolo", "", "false"},
+		{"audit", "", ""},
+		{"max-result-bytes", "", "0"},
+		{"elicitation", "", "decline"},
 	}
 	for _, tt := range tests {
 		f := fs.Lookup(tt.name)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/mcphost/mcphost/elicit"
 )
 
 // envPrefix starts the environment variables that set mcphost's settings.
@@ -39,12 +41,27 @@ type Settings struct {
 	MaxSteps int
 	// NumCtx is the context window to ask Ollama for; 0 keeps the model's.
 	NumCtx int
+	// MaxResultBytes caps each tool result the model sees; 0 leaves the
+	// cap to the runner (about half the context window).
+	MaxResultBytes int
 
 	// Quiet asks for the final answer only; Debug for a log of config
 	// files, server start-up and MCP traffic.
 	Quiet, Debug bool
 	// HideThinking hides reasoning models' thinking.
 	HideThinking bool
+	// Session is the conversation file a one-shot run continues and saves.
+	Session string
+
+	// Approval holds the tool approval rules of all config files and of
+	// --allow-tool/--deny-tool; Yolo allows every tool not denied.
+	Approval Approval
+	Yolo     bool
+	// Audit is the absolute path of the audit log; empty for none.
+	Audit string
+	// Elicitation is how a run that cannot ask anyone answers a server's
+	// request for input: elicit.Decline or elicit.AcceptDefaults.
+	Elicitation string
 
 	// Servers are the MCP servers of all config files, merged by name and
 	// sorted by name.
@@ -68,14 +85,25 @@ type LoadOptions struct {
 	// Env looks up MCPHOST_* settings and the variables expanded in server
 	// fields; nil means os.LookupEnv.
 	Env func(string) (string, bool)
+
+	// Script holds the settings of a script file's front matter, keyed as
+	// in a config file: a layer above MCPHOST_* and the files, below the
+	// flags. ScriptFile is the script's path, for errors and for a
+	// relative system-prompt path.
+	Script     map[string]any
+	ScriptFile string
+	// Servers, when not nil, replaces the servers of the config files and
+	// the default one (a script's own mcpServers, an ad-hoc --url server).
+	Servers []ServerSpec
 }
 
-// Load gathers the settings with this precedence: flags, then MCPHOST_*
-// environment variables, then the project config file, then the user config
-// file, then defaults. MCP servers are merged by name: a project file's
-// entry replaces the user file's entry of the same name as a whole. Without
-// any config file, Servers is empty. Every problem in the user's input is
-// returned as an *Error.
+// Load gathers the settings with this precedence: flags, then a script's
+// settings (LoadOptions.Script), then MCPHOST_* environment variables, then
+// the project config file, then the user config file, then defaults. MCP servers are merged by name: a project file's
+// entry replaces the user file's entry of the same name as a whole. When no
+// file defines mcpServers, Servers is the built-in fs server on the working
+// directory (DefaultServerName); an empty mcpServers object means none.
+// Every problem in the user's input is returned as an *Error.
 func Load(opts LoadOptions) (*Settings, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -96,9 +124,14 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Output = g.str(keyOutput)
 	s.MaxSteps = g.integer(keyMaxSteps)
 	s.NumCtx = g.integer(keyNumCtx)
+	s.MaxResultBytes = g.integer(keyMaxResultBytes)
 	s.Quiet = g.boolean(keyQuiet)
 	s.Debug = g.boolean(keyDebug)
 	s.HideThinking = g.boolean(keyHideThinking)
+	s.Session = g.str(keySession)
+	s.Yolo = g.boolean(keyYolo)
+	s.Audit = o.auditPath(g.str(keyAudit), origins[keyAudit])
+	s.Elicitation = g.str(keyElicitation)
 	if g.err != nil {
 		return nil, g.err
 	}
@@ -109,6 +142,15 @@ func Load(opts LoadOptions) (*Settings, error) {
 		return nil, err
 	}
 	if s.Servers, err = o.servers(files); err != nil {
+		return nil, err
+	}
+	if !definesServers(files) {
+		s.Servers = o.defaultServers()
+	}
+	if o.Servers != nil {
+		s.Servers = o.Servers
+	}
+	if s.Approval, err = o.approval(files); err != nil {
 		return nil, err
 	}
 	for i := len(files) - 1; i >= 0; i-- {
@@ -256,6 +298,7 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 		}
 	}
 	_ = v.MergeConfigMap(envLayer)
+	_ = v.MergeConfigMap(o.scriptLayer(origins))
 
 	for _, k := range append(fileKeys(), keyPrompt) {
 		f := o.Flags.Lookup(k)
@@ -268,6 +311,24 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 		}
 	}
 	return v, origins
+}
+
+// scriptLayer returns the settings of Script under their canonical keys,
+// recording the script as their origin. Keys that are not settings are
+// left out, as in config files.
+func (o *LoadOptions) scriptLayer(origins map[string]origin) map[string]any {
+	known := map[string]string{}
+	for _, k := range fileKeys() {
+		known[normKey(k)] = k
+	}
+	layer := map[string]any{}
+	for k, val := range o.Script {
+		if key, ok := known[normKey(k)]; ok && val != nil {
+			layer[key] = val
+			origins[key] = origin{file: o.ScriptFile}
+		}
+	}
+	return layer
 }
 
 // envName is the MCPHOST_* variable of a setting.
@@ -365,6 +426,13 @@ func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
 	}
 	if s.NumCtx < 0 {
 		return o.describe(keyNumCtx, origins[keyNumCtx], "must be 0 (the model's default) or more, got %d", s.NumCtx)
+	}
+	if s.MaxResultBytes < 0 {
+		return o.describe(keyMaxResultBytes, origins[keyMaxResultBytes], "must be 0 (about half the context window) or more, got %d", s.MaxResultBytes)
+	}
+	if !slices.Contains(elicit.Modes(), s.Elicitation) {
+		return o.describe(keyElicitation, origins[keyElicitation], "must be one of %s, got %q",
+			strings.Join(elicit.Modes(), ", "), s.Elicitation)
 	}
 	if !slices.Contains(outputFormats(), s.Output) {
 		return o.describe(keyOutput, origins[keyOutput], "must be one of %s, got %q",

@@ -245,9 +245,9 @@ func TestLoadSettingsFromEachLayer(t *testing.T) {
 		{"defaults", "", nil, nil, func(s *Settings) bool {
 			return s.MaxSteps == 20 && s.NumCtx == 8192 && s.Output == "text" && !s.Quiet && !s.Debug && s.OllamaHost == ""
 		}},
-		{"file kebab keys", "ollama-host: http://h:1\nnum-ctx: 4096\nsystem-prompt: be brief\ndebug: true\nquiet: true\noutput: json\n", nil, nil,
+		{"file kebab keys", "ollama-host: http://h:1\nnum-ctx: 4096\nmax-result-bytes: 5000\nsystem-prompt: be brief\ndebug: true\nquiet: true\noutput: json\n", nil, nil,
 			func(s *Settings) bool {
-				return s.OllamaHost == "http://h:1" && s.NumCtx == 4096 && s.SystemPrompt == "be brief" && s.Debug && s.Quiet && s.Output == "json"
+				return s.OllamaHost == "http://h:1" && s.NumCtx == 4096 && s.MaxResultBytes == 5000 && s.SystemPrompt == "be brief" && s.Debug && s.Quiet && s.Output == "json"
 			}},
 		{"file snake and camel keys", "max_steps: 9\nollamaHost: http://h:2\nnumCtx: 100\nsystemPrompt: hi\n", nil, nil,
 			func(s *Settings) bool {
@@ -337,8 +337,10 @@ func TestLoadWorkDirIsHome(t *testing.T) {
 func TestLoadNoFiles(t *testing.T) {
 	fx := newFixture(t)
 	s := fx.mustLoad(t)
-	if len(s.Servers) != 0 || len(s.Files) != 0 {
-		t.Errorf("Servers = %v, Files = %v; want none", s.Servers, s.Files)
+	want := []ServerSpec{{Name: "fs", Transport: TransportBuiltin, Builtin: "fs",
+		Options: map[string]any{"allowed_directories": []any{fx.work}}, StartTimeout: DefaultStartTimeout}}
+	if !reflect.DeepEqual(s.Servers, want) || len(s.Files) != 0 {
+		t.Errorf("Servers = %+v, Files = %v; want the built-in fs on the working directory and no files", s.Servers, s.Files)
 	}
 }
 
@@ -544,6 +546,7 @@ func TestLoadSettingErrors(t *testing.T) {
 		{"max-steps file not a number", "max-steps: 2.5\n", nil, nil, "max-steps", `.mcphost.yml: "max-steps" must be a whole number`},
 		{"num-ctx flag", "", nil, []string{"--num-ctx", "-1"}, "num-ctx", `--num-ctx must be 0 (the model's default) or more, got -1`},
 		{"num-ctx env", "", map[string]string{"MCPHOST_NUM_CTX": "-5"}, nil, "num-ctx", `MCPHOST_NUM_CTX must be 0 (the model's default) or more, got -5`},
+		{"max-result-bytes flag", "", nil, []string{"--max-result-bytes", "-1"}, "max-result-bytes", `--max-result-bytes must be 0 (about half the context window) or more, got -1`},
 		{"debug env", "", map[string]string{"MCPHOST_DEBUG": "maybe"}, nil, "debug", `MCPHOST_DEBUG must be true or false`},
 		{"model file not text", "model: [a, b]\n", nil, nil, "model", `.mcphost.yml: "model" must be a string`},
 	}

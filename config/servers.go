@@ -35,7 +35,10 @@ const toolNameSeparator = "__"
 //
 // Either format may add allowedTools, excludedTools, disabled (or
 // enabled: false), timeout (seconds as a number, or a Go duration such as
-// "45s"; DefaultStartTimeout when absent) and cwd (relative to projectDir).
+// "45s"; DefaultStartTimeout when absent), toolTimeout (the same form;
+// DefaultToolTimeout), maxRestarts (automatic restarts per minute, 0 for
+// none; DefaultMaxRestarts), maxResultBytes (DefaultMaxResultBytes) and cwd
+// (relative to projectDir).
 //
 // Variables in command, args, env values, url, header values and cwd are
 // expanded: ${VAR}, ${VAR:-default}, ${env://VAR}, ${env://VAR:-default},
@@ -115,6 +118,8 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 	switch spec.Transport {
 	case TransportStdio:
 		err = p.stdio(&spec, e, &x)
+	case TransportBuiltin:
+		err = p.builtin(&spec, e, &x)
 	default:
 		err = p.remote(&spec, e, &x)
 	}
@@ -129,6 +134,24 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 	}
 	if v, ok := e.get("timeout"); ok {
 		if spec.StartTimeout, err = p.timeout(name, v); err != nil {
+			return ServerSpec{}, err
+		}
+	}
+	if v, ok := e.get("toolTimeout"); ok {
+		if spec.ToolTimeout, err = p.duration(name, "toolTimeout", v); err != nil {
+			return ServerSpec{}, err
+		}
+	}
+	if v, ok := e.get("maxRestarts"); ok {
+		if spec.MaxRestarts, err = p.count(name, "maxRestarts", v, 0); err != nil {
+			return ServerSpec{}, err
+		}
+		if spec.MaxRestarts == 0 {
+			spec.MaxRestarts = -1 // never; 0 in a ServerSpec is the default
+		}
+	}
+	if v, ok := e.get("maxResultBytes"); ok {
+		if spec.MaxResultBytes, err = p.count(name, "maxResultBytes", v, 1); err != nil {
 			return ServerSpec{}, err
 		}
 	}
@@ -182,8 +205,10 @@ func (p *serverParser) transport(name string, e entry) (Transport, error) {
 		return TransportHTTP, nil
 	case "sse":
 		return TransportSSE, nil
+	case "builtin":
+		return TransportBuiltin, nil
 	}
-	return "", p.fail(name, "type", `unknown type %q: use "stdio" (or "local") for a program, "http" (or "remote", "streamable-http") or "sse" for a URL`, s)
+	return "", p.fail(name, "type", `unknown type %q: use "stdio" (or "local") for a program, "http" (or "remote", "streamable-http") or "sse" for a URL, "builtin" for a server inside mcphost`, s)
 }
 
 // stdio fills the fields of a server mcphost starts as a child process.
@@ -397,7 +422,46 @@ func (p *serverParser) stringList(name string, e entry, field string) ([]string,
 // timeout reads a start timeout in seconds (a number or numeric string) or
 // as a Go duration such as "45s" or "2m".
 func (p *serverParser) timeout(name string, v any) (time.Duration, error) {
-	bad := p.fail(name, "timeout", `"timeout" must be a positive number of seconds or a duration such as "45s" or "2m"`)
+	return p.duration(name, "timeout", v)
+}
+
+// count reads a whole number no smaller than lowest (a number or a
+// numeric string).
+func (p *serverParser) count(name, field string, v any, lowest int) (int, error) {
+	bad := p.fail(name, field, "%q must be a whole number of at least %d", field, lowest)
+	var f float64
+	switch t := v.(type) {
+	case float64:
+		f = t
+	case int:
+		f = float64(t)
+	case int64:
+		f = float64(t)
+	case json.Number:
+		x, err := t.Float64()
+		if err != nil {
+			return 0, bad
+		}
+		f = x
+	case string:
+		x, err := strconv.Atoi(strings.TrimSpace(t))
+		if err != nil {
+			return 0, bad
+		}
+		f = float64(x)
+	default:
+		return 0, bad
+	}
+	if f != math.Trunc(f) || f < float64(lowest) || f > math.MaxInt32 {
+		return 0, bad
+	}
+	return int(f), nil
+}
+
+// duration reads field as seconds (a number or numeric string) or as a Go
+// duration such as "45s" or "2m".
+func (p *serverParser) duration(name, field string, v any) (time.Duration, error) {
+	bad := p.fail(name, field, `%q must be a positive number of seconds or a duration such as "45s" or "2m"`, field)
 	var secs float64
 	switch t := v.(type) {
 	case float64:

@@ -19,6 +19,20 @@ const (
 // its tools when the config does not say.
 const DefaultStartTimeout = 30 * time.Second
 
+// Defaults for the reliability settings of a server (toolTimeout,
+// maxRestarts, maxResultBytes) when the config does not say.
+const (
+	// DefaultToolTimeout bounds one tool call.
+	DefaultToolTimeout = 60 * time.Second
+	// DefaultMaxRestarts is how many automatic restarts a server that
+	// keeps exiting gets within a minute.
+	DefaultMaxRestarts = 5
+	// DefaultMaxResultBytes is the most text one tool result may bring
+	// into mcphost (and into a saved conversation); the rest is cut.
+	// What the model sees is cut further to fit its context window.
+	DefaultMaxResultBytes = 100_000
+)
+
 // ServerSpec is one MCP server, normalised from whichever config format it
 // was written in. Variables are already expanded.
 type ServerSpec struct {
@@ -45,6 +59,15 @@ type ServerSpec struct {
 
 	// StartTimeout bounds connecting, initialize and tools/list.
 	StartTimeout time.Duration
+	// ToolTimeout bounds one tool call; 0 means DefaultToolTimeout.
+	ToolTimeout time.Duration
+	// MaxRestarts is how many times within a minute the server is
+	// restarted after it exits; 0 means DefaultMaxRestarts, a negative
+	// value never (the config's "maxRestarts: 0").
+	MaxRestarts int
+	// MaxResultBytes caps the text of one tool result; 0 means
+	// DefaultMaxResultBytes.
+	MaxResultBytes int
 
 	// AllowedTools, when not empty, is the only tools exposed;
 	// ExcludedTools are hidden. Both hold the server's own tool names.

@@ -1,0 +1,165 @@
+package config
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Approval is the user's tool approval rules: glob patterns over the tool
+// names the model sees ("server__tool"), from the approval sections of
+// all config files and from --allow-tool and --deny-tool.
+type Approval struct {
+	Allow, Ask, Deny []string
+}
+
+// The approval flags, repeatable and flag-only: rules in files go under
+// "approval:".
+const (
+	keyAllowTool = "allow-tool"
+	keyDenyTool  = "deny-tool"
+	keyYolo      = "yolo"
+	keyAudit     = "audit"
+	keyApproval  = "approval"
+)
+
+// DefaultServerName names the server mcphost runs when no config file
+// defines mcpServers: the built-in fs server on the working directory.
+const DefaultServerName = "fs"
+
+// approval gathers the rules of every config file (they add up, whichever
+// file they are in) and of the flags, checking each pattern.
+func (o *LoadOptions) approval(files []*configFile) (Approval, error) {
+	var a Approval
+	for _, f := range files {
+		if f.approval == nil {
+			continue
+		}
+		m, ok := asMap(f.approval)
+		if !ok {
+			return a, o.fail(f.path, keyApproval, nil, `"approval" must be an object with "allow", "ask" and "deny" lists of tool patterns such as "fs__read_*"`)
+		}
+		for _, k := range sortedKeys(m) {
+			var list *[]string
+			switch normKey(k) {
+			case "allow":
+				list = &a.Allow
+			case "ask":
+				list = &a.Ask
+			case "deny":
+				list = &a.Deny
+			default:
+				return a, o.fail(f.path, keyApproval, nil, `"approval" has an unknown key %q: use "allow", "ask" or "deny"`, k)
+			}
+			patterns, err := o.patternList(f.path, "approval."+normKey(k), m[k])
+			if err != nil {
+				return a, err
+			}
+			*list = append(*list, patterns...)
+		}
+	}
+	for _, fl := range []struct {
+		key  string
+		list *[]string
+	}{{keyAllowTool, &a.Allow}, {keyDenyTool, &a.Deny}} {
+		f := o.Flags.Lookup(fl.key)
+		if f == nil || !f.Changed {
+			continue
+		}
+		values, err := o.Flags.GetStringArray(fl.key)
+		if err != nil {
+			continue
+		}
+		if len(values) == 0 { // pflag reads --deny-tool "" as no value
+			values = []string{""}
+		}
+		for _, p := range values {
+			if err := checkPattern(p); err != nil {
+				return a, o.fail("", fl.key, nil, "--%s %s", fl.key, err)
+			}
+			*fl.list = append(*fl.list, p)
+		}
+	}
+	return a, nil
+}
+
+// patternList reads a list of patterns (or a single one) from a file.
+func (o *LoadOptions) patternList(file, field string, v any) ([]string, error) {
+	var items []any
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		items = []any{x}
+	case []any:
+		items = x
+	default:
+		return nil, o.fail(file, field, nil, "%q must be a list of tool patterns such as \"fs__read_*\"", field)
+	}
+	var out []string
+	for i, item := range items {
+		s, ok := item.(string)
+		if !ok {
+			return nil, o.fail(file, field, nil, "%q entry %d must be a string", field, i+1)
+		}
+		if err := checkPattern(s); err != nil {
+			return nil, o.fail(file, field, nil, "%q entry %d: %v", field, i+1, err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// checkPattern rejects what path.Match cannot match with, and empty
+// patterns, which would match nothing and are surely a mistake.
+func checkPattern(p string) error {
+	if strings.TrimSpace(p) == "" {
+		return fmt.Errorf("is an empty pattern: give a tool name such as \"fs__read_file\" or a glob such as \"fs__*\"")
+	}
+	if _, err := path.Match(p, ""); err != nil {
+		return fmt.Errorf("%q is not a valid pattern: use * for any text, ? for one character and [abc] for a class", p)
+	}
+	return nil
+}
+
+// definesServers reports whether any file has an mcpServers object, even
+// an empty one, which says "no servers" on purpose.
+func definesServers(files []*configFile) bool {
+	for _, f := range files {
+		if f.servers != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultServers is what mcphost runs when no config file defines
+// mcpServers: the built-in fs server, confined to the working directory,
+// so that "what is in this folder?" works on a fresh machine.
+func (o *LoadOptions) defaultServers() []ServerSpec {
+	return []ServerSpec{{
+		Name:         DefaultServerName,
+		Transport:    TransportBuiltin,
+		Builtin:      "fs",
+		Options:      map[string]any{"allowed_directories": []any{o.WorkDir}},
+		StartTimeout: DefaultStartTimeout,
+	}}
+}
+
+// auditPath resolves the audit log's path: "~/" is the home directory and
+// a relative path is taken from the config file that set it, or else from
+// the working directory.
+func (o *LoadOptions) auditPath(value string, from origin) string {
+	switch {
+	case value == "":
+		return ""
+	case strings.HasPrefix(value, "~/") && o.HomeDir != "":
+		return filepath.Join(o.HomeDir, value[2:])
+	case filepath.IsAbs(value):
+		return filepath.Clean(value)
+	case from.file != "":
+		return filepath.Join(filepath.Dir(from.file), value)
+	}
+	return filepath.Join(o.WorkDir, value)
+}
