@@ -46,7 +46,7 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 
 	c := chat.New(chat.Options{
 		Runner:       a.runner,
-		Servers:      chatServers{a.manager},
+		Servers:      a.manager,
 		Tools:        a.tools,
 		ShowModel:    a.backend.Show,
 		In:           stdin,
@@ -57,7 +57,10 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 		HideThinking: settings.HideThinking,
 		HistoryPath:  chat.DefaultHistoryPath(),
 		OnEvent:      func(ev runner.Event) { logEvent(logger, ev) },
+		Mask:         a.maskEvent,
 	})
+	// In the chat there is someone to ask about tools that need approval.
+	a.approval.SetAsker(c)
 	if err := c.Run(ctx); err != nil {
 		return reportExit(stderr, ctx, err)
 	}

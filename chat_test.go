@@ -10,12 +10,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/mcphost/mcphost/mcptest"
 	"github.com/mcphost/mcphost/ollamatest"
 )
 
@@ -23,6 +23,9 @@ import (
 type terminal struct {
 	t      *testing.T
 	socket string
+	// exitFile receives mcphost's exit status from the shell around it:
+	// tmux's own pane_dead can lag behind a process that has exited.
+	exitFile string
 }
 
 // startTerminal runs mcphost with args in a 120x40 tmux window in dir.
@@ -31,15 +34,32 @@ func startTerminal(t *testing.T, dir string, env []string, args ...string) *term
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is not installed: the chat tests need it (scripts/test.sh installs it)")
 	}
-	term := &terminal{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
+	tmp := t.TempDir()
+	term := &terminal{t: t, socket: filepath.Join(tmp, "tmux.sock"), exitFile: filepath.Join(tmp, "exit")}
 	cmdline := []string{"env"}
 	cmdline = append(cmdline, env...)
 	cmdline = append(cmdline, binary)
 	cmdline = append(cmdline, args...)
-	term.tmux("new-session", "-d", "-x", "120", "-y", "40", "-c", dir, "--", strings.Join(quoteAll(cmdline), " "))
-	term.tmux("set-option", "-g", "remain-on-exit", "on")
+	shell := strings.Join(quoteAll(cmdline), " ") + "; echo $? > " + quoteAll([]string{term.exitFile})[0]
+	term.tmux("new-session", "-d", "-x", "120", "-y", "40", "-c", dir, "--", shell)
 	t.Cleanup(func() { exec.Command("tmux", "-S", term.socket, "kill-server").Run() })
 	return term
+}
+
+// pid is mcphost's process ID: the child of the shell in the pane.
+func (term *terminal) pid() int {
+	term.t.Helper()
+	shell, err := strconv.Atoi(strings.TrimSpace(term.tmux("display-message", "-p", "#{pane_pid}")))
+	if err != nil {
+		term.t.Fatal(err)
+	}
+	for _, c := range childPIDs(shell) {
+		if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", c)); strings.TrimSpace(string(comm)) == "mcphost" {
+			return c
+		}
+	}
+	term.t.Fatal("mcphost is not running in the terminal")
+	return 0
 }
 
 func quoteAll(args []string) []string {
@@ -106,21 +126,13 @@ func (term *terminal) waitForCount(want string, n int) string {
 	}
 }
 
-// exited reports whether mcphost has exited, and its status.
-func (term *terminal) exited() (bool, int) {
-	out := strings.Fields(term.tmux("display-message", "-p", "#{pane_dead} #{pane_dead_status}"))
-	if len(out) < 2 || out[0] != "1" {
-		return false, 0
-	}
-	code, _ := strconv.Atoi(out[1])
-	return true, code
-}
-
+// waitExit waits for mcphost to exit and returns its exit status.
 func (term *terminal) waitExit() int {
 	term.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if dead, code := term.exited(); dead {
+		if data, err := os.ReadFile(term.exitFile); err == nil && len(data) > 0 {
+			code, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 			return code
 		}
 		if time.Now().After(deadline) {
@@ -133,12 +145,7 @@ func (term *terminal) waitExit() int {
 // chatSetup writes a config with server-everything wrapped so its PID and
 // a grandchild's land in a file, and returns the dir and the env.
 func chatSetup(t *testing.T, ollama *ollamatest.Server) (dir, pids string, env []string) {
-	dir = t.TempDir()
-	pids = filepath.Join(dir, "pids")
-	script := fmt.Sprintf(`(sleep 300) & echo $$ $! >> %s; exec %s`, pids, mcptest.NPMBin(t, "mcp-server-everything"))
-	writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers":{"everything":{"command":"sh","args":["-c",%q]}}}`, script))
-	env = []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + ollama.URL, "NO_COLOR=1", "TERM=xterm-256color"}
-	return dir, pids, env
+	return chatSetupWithHost(t, ollama.URL)
 }
 
 func assertNoLeftovers(t *testing.T, pidFile string) {
@@ -199,8 +206,10 @@ func TestChatTwoTurnsWithAToolCall(t *testing.T) {
 	term2.waitFor("servers ready")
 	term2.keys("Up")
 	term2.waitFor("> /quit")
-	term2.keys("C-d")
-	term2.waitExit()
+	term2.keys("Enter")
+	if code := term2.waitExit(); code != 0 {
+		t.Errorf("exit %d after the recalled /quit", code)
+	}
 }
 
 func TestChatDisableHidesTools(t *testing.T) {
@@ -261,4 +270,67 @@ func TestChatCtrlCCancelsASlowToolCall(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 	assertNoLeftovers(t, pids)
+}
+
+// TestChatEndsCleanlyOnSIGHUP is the terminal closing while the chat waits
+// at the prompt: mcphost must exit and take its servers with it.
+func TestChatEndsCleanlyOnSIGHUP(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	dir, pids, env := chatSetup(t, ollama)
+	term := startTerminal(t, dir, env, "-m", "tiny")
+	term.waitFor("servers ready")
+	if err := syscall.Kill(term.pid(), syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	if code := term.waitExit(); code != 130 {
+		t.Errorf("exit %d after SIGHUP, want 130", code)
+	}
+	assertNoLeftovers(t, pids)
+}
+
+// TestChatAsksBeforeRunningATool answers the approval question in the
+// terminal: "no, and why" reaches the model; "yes for this session" runs
+// the call and is not asked again.
+func TestChatAsksBeforeRunningATool(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	echo := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__echo", map[string]any{"message": "secret plan"})}}
+	ollama.Enqueue(echo, ollamatest.Reply{Content: "Understood, not echoing."}, echo, ollamatest.Reply{Content: "Echoed."}, echo, ollamatest.Reply{Content: "Echoed again."})
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
+	writeConfig(t, dir, ".mcphost.yml", "approval:\n  ask: [\"everything__echo\"]\n")
+	env := []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + ollama.URL, "NO_COLOR=1", "TERM=xterm-256color"}
+	term := startTerminal(t, dir, env, "-m", "tiny")
+	term.waitFor("servers ready")
+
+	term.typeLine("echo my plan")
+	s := term.waitFor("[r] no, and say why")
+	if !strings.Contains(s, "everything › echo wants to run") || !strings.Contains(s, "secret plan") {
+		t.Errorf("the question does not show the call:\n%s", s)
+	}
+	term.keys("r")
+	term.waitFor("why?")
+	term.typeLine("it is private")
+	term.waitFor("Understood, not echoing.")
+	msgs := ollama.Requests()[1].Messages
+	if refused := msgs[len(msgs)-1]; !strings.Contains(refused.Content, "it is private") {
+		t.Errorf("the model was not told why: %q", refused.Content)
+	}
+
+	term.typeLine("echo it now")
+	term.waitForCount("[r] no, and say why", 2)
+	term.keys("a")
+	term.waitFor("Echoed.")
+	term.typeLine("and again")
+	s = term.waitFor("Echoed again.")
+	if n := strings.Count(s, "wants to run"); n != 2 {
+		t.Errorf("asked %d times, want 2 (the third call was allowed for the session)", n)
+	}
+	reqs := ollama.Requests()
+	if last := reqs[len(reqs)-1].Messages; last[len(last)-1].Content != "Echo: secret plan" {
+		t.Errorf("the allowed call did not run: %+v", last[len(last)-1])
+	}
+	term.keys("C-d")
+	term.waitExit()
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -46,6 +47,8 @@ type Options struct {
 	HistoryPath string
 	// OnEvent sees every runner event (for --debug logging); may be nil.
 	OnEvent func(runner.Event)
+	// Mask hides secrets in what is shown of an event; may be nil.
+	Mask func(runner.Event) runner.Event
 }
 
 // Chat is one interactive session.
@@ -56,6 +59,12 @@ type Chat struct {
 	usageTotal, usageLast provider.Usage
 	// lastCalls are the tool calls of the last turn, for /results.
 	lastCalls []runner.ToolCallFinished
+
+	// mu guards what Ask, called from the runner's tool goroutines, reads
+	// of the running turn.
+	mu         sync.Mutex
+	turnOut    *ui.OneShot
+	cancelTurn context.CancelFunc
 }
 
 // New returns a chat; Run starts it.
@@ -66,7 +75,7 @@ func New(opts Options) *Chat {
 	if opts.Err == nil {
 		opts.Err = opts.Out
 	}
-	return &Chat{opts: opts, history: LoadHistory(opts.HistoryPath)}
+	return &Chat{opts: opts, history: LoadHistory(opts.HistoryPath), cancelTurn: func() {}}
 }
 
 // Run reads prompts until Ctrl-D, /quit or Ctrl-C twice, or until ctx ends.
@@ -74,10 +83,13 @@ func (c *Chat) Run(ctx context.Context) error {
 	fmt.Fprintf(c.opts.Out, "mcphost chat with %s · %s · /help for commands, Ctrl-D to quit\n",
 		c.opts.Runner.Model().Name, c.serversLine())
 	for ctx.Err() == nil {
-		line, err := c.readLine()
+		line, err := c.readLine(ctx)
 		switch {
 		case errors.Is(err, ErrEOF), errors.Is(err, ErrInterrupt):
 			return nil
+		case ctx.Err() != nil:
+			// SIGTERM or SIGHUP (the terminal closed) while at the prompt.
+			return ctx.Err()
 		case err != nil:
 			return fmt.Errorf("reading input: %w", err)
 		}
@@ -98,9 +110,9 @@ func (c *Chat) Run(ctx context.Context) error {
 
 // readLine runs the line editor in the terminal. It renders inline, not
 // on the alternate screen, so the conversation stays in the scrollback.
-func (c *Chat) readLine() (string, error) {
+func (c *Chat) readLine(ctx context.Context) (string, error) {
 	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width())
-	p := tea.NewProgram(ed, tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
+	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	if _, err := p.Run(); err != nil {
 		return "", err
 	}
@@ -124,13 +136,26 @@ func (c *Chat) Turn(ctx context.Context, prompt string) {
 		}
 	}()
 
+	defer noEcho(c.opts.In)()
+
 	out := ui.NewOneShot(ui.OneShotOptions{
 		Out: c.opts.Out, Err: c.opts.Err, OutTTY: true, ErrTTY: true,
 		Width: c.opts.Width(), NoColor: c.opts.NoColor, HideThinking: c.opts.HideThinking,
 	})
+	c.mu.Lock()
+	c.turnOut, c.cancelTurn = out, cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.turnOut, c.cancelTurn = nil, func() {}
+		c.mu.Unlock()
+	}()
 	res, err := c.opts.Runner.Run(turnCtx, prompt, func(ev runner.Event) {
 		if c.opts.OnEvent != nil {
 			c.opts.OnEvent(ev)
+		}
+		if c.opts.Mask != nil {
+			ev = c.opts.Mask(ev)
 		}
 		out.Handle(ev)
 	})

@@ -93,7 +93,7 @@ func (c *Chat) cmdHelp(_ context.Context, w io.Writer, _ []string) bool {
 	}
 	tw.Flush()
 	fmt.Fprint(w, `
-Keys: Enter sends · Alt+Enter, Ctrl+J or a trailing \ start a new line · Up/Down browse history
+Keys: Enter sends · Alt+Enter or a trailing \ start a new line · Up/Down browse history
       Tab completes commands, servers and tools · Ctrl-C cancels the running turn, or clears
       the input · Ctrl-D on an empty line (or Ctrl-C twice) quits
 `)
@@ -129,6 +129,15 @@ func (c *Chat) cmdTools(_ context.Context, w io.Writer, args []string) bool {
 		fmt.Fprintln(w, "No MCP servers are configured: the model has no tools.")
 		return false
 	}
+	costs := c.opts.Runner.ToolTokens()
+	serverCost := map[string]int{}
+	if c.opts.Tools != nil {
+		for _, t := range c.opts.Tools.Tools() {
+			if server, _, ok := c.opts.Tools.Lookup(t.Name); ok {
+				serverCost[server] += costs[t.Name]
+			}
+		}
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range statuses {
 		if len(args) > 0 && s.Name != args[0] {
@@ -136,7 +145,7 @@ func (c *Chat) cmdTools(_ context.Context, w io.Writer, args []string) bool {
 		}
 		switch s.State {
 		case servers.StateReady:
-			fmt.Fprintf(tw, "● %s (%d tools)\n", s.Name, len(by[s.Name]))
+			fmt.Fprintf(tw, "● %s (%d tools, ~%d tokens of context)\n", s.Name, len(by[s.Name]), serverCost[s.Name])
 			for _, t := range by[s.Name] {
 				fmt.Fprintf(tw, "    %s\n", ui.Preview(t, 100))
 			}
@@ -198,6 +207,14 @@ func (c *Chat) cmdServers(_ context.Context, w io.Writer, _ []string) bool {
 			state = "○ disabled"
 		case servers.StateStarting:
 			state = "… starting"
+		case servers.StateRestarting:
+			state = "↻ restarting"
+			if s.Err != nil {
+				state += " (" + ui.Preview(s.Err.Error(), 50) + ")"
+			}
+			if !s.NextRestart.IsZero() {
+				state += fmt.Sprintf(", next try in %s", time.Until(s.NextRestart).Round(100*time.Millisecond))
+			}
 		case servers.StateFailed:
 			state = "✗ error"
 			if s.Err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcphost/mcphost/approval"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
@@ -115,7 +116,7 @@ func TestServersTable(t *testing.T) {
 func TestDisableThenToolsHidesTheServersTools(t *testing.T) {
 	c, out, srv, _ := newTestChat(t)
 	before := run(t, c, out, "/tools")
-	if !strings.Contains(before, "● everything (2 tools)") || !strings.Contains(before, "echo") || !strings.Contains(before, "Adds two numbers") {
+	if !strings.Contains(before, "● everything (2 tools, ~") || !strings.Contains(before, "echo") || !strings.Contains(before, "Adds two numbers") {
 		t.Fatalf("/tools before:\n%s", before)
 	}
 	if got := run(t, c, out, "/mcp disable everything"); !strings.Contains(got, "everything disabled") || !slices.Equal(srv.disabled, []string{"everything"}) {
@@ -249,5 +250,51 @@ func TestComplete(t *testing.T) {
 		if got := c.Complete(tt.input); !slices.Equal(got, tt.want) {
 			t.Errorf("Complete(%q) = %q, want %q", tt.input, got, tt.want)
 		}
+	}
+}
+
+func TestAskTakesOneKeyAndAReason(t *testing.T) {
+	tests := []struct {
+		input  string
+		choice approval.Choice
+		reason string
+	}{
+		{"y", approval.YesOnce, ""},
+		{"a", approval.YesSession, ""},
+		{"x n", approval.No, ""},
+		{"rnot on main, use a branch\n", approval.No, "not on main, use a branch"},
+	}
+	for _, tt := range tests {
+		c, out, _, _ := newTestChat(t)
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.opts.In = r
+		w.WriteString(tt.input)
+		ans, err := c.Ask(context.Background(), approval.Request{Name: "fs__write_file", Server: "fs", Tool: "write_file",
+			Arguments: map[string]any{"path": "notes.txt", "content": "hello\x1b[31m"}})
+		r.Close()
+		w.Close()
+		if err != nil || ans.Choice != tt.choice || ans.Reason != tt.reason {
+			t.Errorf("input %q: answer %+v, err %v", tt.input, ans, err)
+		}
+		shown := out.String()
+		if !strings.Contains(shown, "fs › write_file wants to run") || !strings.Contains(shown, "notes.txt") || strings.Contains(shown, "\x1b[31m") {
+			t.Errorf("the question shows %q", shown)
+		}
+	}
+}
+
+func TestAskGivesUpWhenTheTurnEnds(t *testing.T) {
+	c, _, _, _ := newTestChat(t)
+	r, w, _ := os.Pipe()
+	defer r.Close()
+	defer w.Close()
+	c.opts.In = r
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Ask(ctx, approval.Request{Name: "a__b"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v", err)
 	}
 }

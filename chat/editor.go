@@ -53,7 +53,8 @@ func newEditor(history []string, complete func(string) []string, width int) *edi
 	ta.BlurredStyle.Base = lipgloss.NewStyle()
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
-	// Enter submits; Alt+Enter and Ctrl+J insert a newline (handled below).
+	// Enter submits; Alt+Enter and a trailing backslash insert a newline
+	// (handled below).
 	ta.KeyMap.InsertNewline.SetEnabled(false)
 	if width <= 0 {
 		width = 80
@@ -96,7 +97,9 @@ func (e *editor) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	switch msg.String() {
-	case "enter":
+	case "enter", "ctrl+j":
+		// ctrl+j too: a line typed ahead while the terminal was still in
+		// cooked mode arrives with its Enter turned into a newline.
 		value := e.ta.Value()
 		if strings.HasSuffix(value, "\\") && e.atEnd() {
 			// A trailing backslash continues the input on a new line, as
@@ -105,7 +108,7 @@ func (e *editor) key(msg tea.KeyMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return e.finish(value, nil), true
-	case "alt+enter", "ctrl+j":
+	case "alt+enter":
 		e.ta.InsertString("\n")
 		return nil, true
 	case "ctrl+d":

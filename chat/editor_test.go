@@ -44,7 +44,6 @@ func TestEditorMultiLineInput(t *testing.T) {
 		want   string
 	}{
 		{"alt+enter", []any{"one", tea.KeyMsg{Type: tea.KeyEnter, Alt: true}, "two", tea.KeyEnter}, "one\ntwo"},
-		{"ctrl+j", []any{"one", tea.KeyCtrlJ, "two", tea.KeyEnter}, "one\ntwo"},
 		{"trailing backslash", []any{"one\\", tea.KeyEnter, "two", tea.KeyEnter}, "one\ntwo"},
 		{"paste keeps newlines", []any{[]string{"line 1\r\nline 2\rline 3"}, tea.KeyEnter}, "line 1\nline 2\nline 3"},
 	}
@@ -56,6 +55,15 @@ func TestEditorMultiLineInput(t *testing.T) {
 				t.Errorf("done %v, value %q, want %q", e.done, e.value, tt.want)
 			}
 		})
+	}
+}
+
+func TestEditorTypeAheadNewlineSubmits(t *testing.T) {
+	// Typed while the terminal was in cooked mode: Enter arrives as LF.
+	e := newEditor(nil, nil, 80)
+	send(e, "/model other", tea.KeyCtrlJ)
+	if !e.done || e.value != "/model other" {
+		t.Errorf("done %v value %q", e.done, e.value)
 	}
 }
 

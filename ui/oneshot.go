@@ -123,6 +123,10 @@ func (o *OneShot) spinner(label string) {
 	}
 }
 
+// Pause stops the spinner so that something else (a question to the user)
+// can use the terminal; the next event starts it again when needed.
+func (o *OneShot) Pause() { o.spin.Stop() }
+
 // Warn prints a warning on stderr (not in quiet mode).
 func (o *OneShot) Warn(msg string) {
 	o.spin.Stop()
@@ -178,14 +182,19 @@ func screenRows(text string, width int) int {
 }
 
 // ToolLine is the one-line summary of a finished tool call:
-// "✓ server › tool {args} · 12ms · preview".
+// "✓ server › tool {args} · 12ms · preview", with "(recovered from text)"
+// after the arguments for a call the model wrote as text.
 func ToolLine(ev runner.ToolCallFinished) string {
 	mark := "✓"
 	if ev.IsError {
 		mark = "✗"
 	}
+	args := shortArgs(ev.Call.Arguments, 60)
+	if ev.Recovered {
+		args += " (recovered from text)"
+	}
 	return fmt.Sprintf("%s %s %s · %s · %s", mark, toolLabel(ev.Server, ev.Tool, ev.Call.Name),
-		shortArgs(ev.Call.Arguments, 60), formatDuration(ev.Duration), Preview(ev.Output, 60))
+		args, formatDuration(ev.Duration), Preview(ev.Output, 60))
 }
 
 func toolLabel(server, tool, exposed string) string {

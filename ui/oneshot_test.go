@@ -122,6 +122,20 @@ func TestToolLineMarksErrorsAndCutsLongOutput(t *testing.T) {
 	}
 }
 
+func TestToolLineMarksACallRecoveredFromText(t *testing.T) {
+	ev := runner.ToolCallFinished{
+		Call:   provider.ToolCall{Name: "everything__echo", Arguments: map[string]any{"message": "hi"}},
+		Server: "everything", Tool: "echo", Duration: 3 * time.Millisecond, Output: "Echo: hi", Recovered: true,
+	}
+	if line := ToolLine(ev); line != `✓ everything › echo {"message":"hi"} (recovered from text) · 3ms · Echo: hi` {
+		t.Errorf("line = %q", line)
+	}
+	ev.Recovered = false
+	if line := ToolLine(ev); strings.Contains(line, "recovered") {
+		t.Errorf("a native call marked recovered: %q", line)
+	}
+}
+
 func TestThinkingIsDimmedOnTheTerminalAndNeverInTheAnswer(t *testing.T) {
 	for _, hide := range []bool{false, true} {
 		var out, errOut bytes.Buffer
