@@ -8,10 +8,15 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcphost/mcphost/approval"
+	"github.com/mcphost/mcphost/audit"
+	"github.com/mcphost/mcphost/builtin"
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/elicit"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/provider/ollama"
 	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/secret"
 	"github.com/mcphost/mcphost/servers"
 )
 
@@ -28,6 +33,12 @@ type app struct {
 	tools  runner.Toolbox
 	model  provider.ModelInfo
 	runner *runner.Runner
+	// approval decides which tool calls run; a chat sets its Asker.
+	approval *approval.Toolbox
+	// audit is the --audit log, nil without one.
+	audit *audit.Log
+	// mask hides the config's secrets in everything printed.
+	mask *secret.Masker
 }
 
 // startApp connects to Ollama and starts the MCP servers. warn receives
@@ -49,11 +60,18 @@ func startApp(ctx context.Context, settings *config.Settings, logger *slog.Logge
 	if err != nil {
 		return nil, &codedError{exitUsage, err}
 	}
-	a := &app{settings: settings, logger: logger, backend: backend}
+	backend.SetRetry(ollama.LoggedRetry(logger))
+	a := &app{settings: settings, logger: logger, backend: backend, mask: secret.FromServers(settings.Servers)}
+	warn = a.maskWarn(warn)
+	if err := a.startSafety(warn); err != nil {
+		return a, err
+	}
 	a.manager = servers.NewManager(settings.Servers, servers.Options{
 		ClientName: "mcphost", ClientVersion: version, Logger: logger,
+		Builtin:     builtin.New,
+		Elicitation: elicit.Handler(settings.Elicitation, warn),
 	})
-	a.tools = a.manager
+	a.tools = a.withApproval(warn)
 
 	// The servers start while Ollama describes the model: start-up costs
 	// the slower of the two, not their sum.
@@ -93,6 +111,7 @@ func startApp(ctx context.Context, settings *config.Settings, logger *slog.Logge
 		SystemPrompt: settings.SystemPrompt,
 		MaxSteps:     settings.MaxSteps,
 		NumCtx:       numCtx(info, settings.NumCtx),
+		ResultBudget: settings.MaxResultBytes,
 	})
 	return a, nil
 }
@@ -106,10 +125,13 @@ func numCtx(info provider.ModelInfo, limit int) int {
 	return limit
 }
 
-// Close shuts down every MCP server.
+// Close shuts down every MCP server, then closes the audit log.
 func (a *app) Close() {
 	if a.manager != nil {
 		a.manager.Close()
+	}
+	if a.audit != nil {
+		a.audit.Close()
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"strings"
 	"syscall"
 
@@ -25,7 +24,8 @@ import (
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
-	"github.com/mcphost/mcphost/ui"
+	"github.com/mcphost/mcphost/script"
+	"github.com/mcphost/mcphost/secret"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -37,7 +37,7 @@ const (
 	exitError       = 1   // unexpected error
 	exitUsage       = 2   // usage or config error
 	exitProvider    = 3   // model/provider error: Ollama unreachable, model missing
-	exitStopped     = 4   // stopped at --max-steps
+	exitStopped     = 4   // stopped at --max-steps or by the loop guard
 	exitNoServers   = 5   // no MCP server could start while some were configured
 	exitInterrupted = 130 // Ctrl-C, SIGTERM, SIGHUP
 )
@@ -49,9 +49,18 @@ Usage:
   COMMAND | mcphost -m ollama:MODEL          piped input is the prompt
   COMMAND | mcphost -m ollama:MODEL -p "…"   piped input is context for the prompt
 
+Commands:
+  mcphost script FILE [--args:NAME VALUE]   run a script file: YAML front matter, then the prompt
+  mcphost servers                           start every MCP server; show state, tools, token cost
+  mcphost tools list [SERVER]               show the tools, their descriptions and arguments
+  mcphost tools call TOOL [JSON-ARGS | -]   call one tool without a model and print its result
+  servers and tools take --url URL or --stdio "COMMAND" for a server that is not in the config.
+
 MCP servers come from the "mcpServers" object of --config FILE, or else of
 ./.mcphost.yml|.yaml|.json, ./.mcp.json, ~/.mcphost.yml|.yaml|.json and
-~/.mcp.json (Claude Desktop/Code and mcphost formats).
+~/.mcp.json (Claude Desktop/Code and mcphost formats). When none of them
+defines mcpServers, the built-in fs server serves the current directory.
+Tools that may change things need approval: allow them with --allow-tool.
 
 Flags:
 `
@@ -66,8 +75,10 @@ Exit codes:
   1    unexpected error
   2    usage or config error
   3    model/provider error (Ollama unreachable, model missing)
-  4    stopped at --max-steps
+  4    stopped at --max-steps or by the loop guard (after a final answer)
   5    no MCP server could start while some were configured
+       (mcphost servers: one of them could not)
+  6    mcphost tools call: the tool reported an error, or the server refused the call
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP)
 `
 
@@ -81,8 +92,15 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	fs.SetOutput(io.Discard)
 	config.RegisterFlags(fs)
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	adhoc := registerAdhocFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stdout, usageHeader+fs.FlagUsages()+usageFooter)
+	}
+	// A script's --args:NAME VALUE are not flags: take them out first.
+	args, scriptVars, err := script.TakeArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcphost: %v\n", err)
+		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -96,8 +114,18 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		fmt.Fprintln(stdout, "mcphost", version)
 		return exitOK
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "mcphost: unexpected argument %q: give the prompt with -p \"…\" or on stdin (see mcphost --help)\n", fs.Arg(0))
+	switch fs.Arg(0) {
+	case "servers", "tools":
+		return runInspect(fs, adhoc, stdin, stdout, stderr)
+	case "script":
+		return runScript(fs, scriptVars, stdin, stdout, stderr)
+	case "":
+	default:
+		fmt.Fprintf(stderr, "mcphost: unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script (see mcphost --help)\n", fs.Arg(0))
+		return exitUsage
+	}
+	if len(scriptVars) > 0 || adhoc.given() {
+		fmt.Fprintln(stderr, "mcphost: --args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers and mcphost tools (see mcphost --help)")
 		return exitUsage
 	}
 
@@ -107,6 +135,8 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return exitUsage
 	}
 	logger := newLogger(stderr, settings.Debug)
+	// A header or env value from the config never reaches the log.
+	logger = slog.New(secret.FromServers(settings.Servers).Handler(logger.Handler()))
 	defer logResources(logger)
 	for _, f := range settings.Files {
 		logger.Debug("config file read", "file", f)
@@ -125,28 +155,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return exitUsage
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-
-	out := ui.NewOneShot(ui.OneShotOptions{
-		Out: stdout, Err: stderr,
-		OutTTY: isTerminal(stdout) && settings.Output == "text", ErrTTY: isTerminal(stderr),
-		Width: terminalWidth(stdout), NoColor: os.Getenv("NO_COLOR") != "",
-		Quiet: settings.Quiet,
-	})
-	a, err := startApp(ctx, settings, logger, out.Warn)
-	if a != nil {
-		defer a.Close()
-	}
-	if err != nil {
-		return reportExit(stderr, ctx, err)
-	}
-	res, err := a.runner.Run(ctx, prompt, func(ev runner.Event) {
-		logEvent(logger, ev)
-		out.Handle(ev)
-	})
-	out.Finish(res.Answer)
-	return reportExit(stderr, ctx, err)
+	return runOneShot(settings, logger, prompt, stdout, stderr)
 }
 
 // reportExit prints err (if any) as one line on stderr and returns the exit
@@ -264,13 +273,22 @@ func logEvent(l *slog.Logger, ev runner.Event) {
 	}
 	switch ev := ev.(type) {
 	case runner.ModelCallStarted:
-		l.Debug("model call", "step", ev.Step, "tools", ev.Tools)
+		l.Debug("model call", "step", ev.Step, "tools", ev.Tools, "estimated_tokens", ev.EstimatedTokens, "num_ctx", ev.ContextWindow)
 	case runner.ModelCallFinished:
-		l.Debug("model answered", "step", ev.Step, "tool_calls", ev.ToolCalls,
+		l.Debug("model answered", "step", ev.Step, "tool_calls", ev.ToolCalls, "recovered_from_text", ev.Recovered,
 			"prompt_tokens", ev.Usage.PromptTokens, "completion_tokens", ev.Usage.CompletionTokens, "duration", ev.Usage.Duration)
 	case runner.ToolCallStarted:
-		l.Debug("tool call", "name", ev.Call.Name, "server", ev.Server, "tool", ev.Tool)
+		l.Debug("tool call", "name", ev.Call.Name, "server", ev.Server, "tool", ev.Tool, "requested", ev.Requested, "recovered", ev.Recovered)
 	case runner.ToolCallFinished:
-		l.Debug("tool result", "name", ev.Call.Name, "error", ev.IsError, "duration", ev.Duration, "bytes", len(ev.Output))
+		l.Debug("tool result", "name", ev.Call.Name, "error", ev.IsError, "rejected", ev.Rejected, "duration", ev.Duration, "bytes", len(ev.Output))
+	case runner.ToolCallRepaired:
+		l.Debug("tool call repaired", "name", ev.Call.Name, "repairs", strings.Join(ev.Repairs, "; "), "repaired_calls", ev.Total)
+	case runner.ToolCallRejected:
+		l.Debug("tool call rejected", "name", ev.Call.Name, "reason", ev.Reason, "rejected_calls", ev.Total)
+	case runner.HistoryTrimmed:
+		l.Debug("history trimmed", "dropped_messages", ev.Dropped, "kept_messages", ev.Kept,
+			"estimated_tokens", ev.EstimatedTokens, "budget_tokens", ev.ContextWindow, "fits", ev.Fits)
+	case runner.FinalAnswerRequested:
+		l.Debug("asking for a final answer without tools", "reason", ev.Reason)
 	}
 }

@@ -344,8 +344,12 @@ func TestModelWithoutToolsGetsAWarningAndNoTools(t *testing.T) {
 func TestMaxStepsStopsTheLoop(t *testing.T) {
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
-	ollama.Handle(func(api.ChatRequest) ollamatest.Reply {
-		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__echo", map[string]any{"message": "again"})}}
+	ollama.Handle(func(req api.ChatRequest) ollamatest.Reply {
+		if len(req.Tools) == 0 {
+			return ollamatest.Reply{Content: "Echoed three times, then stopped."}
+		}
+		// Different arguments each time, so only --max-steps stops it.
+		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__echo", map[string]any{"message": fmt.Sprint("again ", len(req.Messages))})}}
 	})
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
@@ -354,8 +358,13 @@ func TestMaxStepsStopsTheLoop(t *testing.T) {
 	if out.code != 4 || !strings.Contains(out.stderr, "--max-steps") {
 		t.Errorf("exit %d, stderr %q", out.code, out.stderr)
 	}
-	if n := ollama.RequestCount(); n != 3 {
-		t.Errorf("model called %d times, want 3", n)
+	// Three calls with tools, then one without for the final answer, which
+	// is printed although the run stopped.
+	if n := ollama.RequestCount(); n != 4 {
+		t.Errorf("model called %d times, want 4", n)
+	}
+	if out.stdout != "Echoed three times, then stopped.\n" {
+		t.Errorf("stdout %q, want the final answer", out.stdout)
 	}
 }
 
