@@ -7,6 +7,9 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcphost/mcphost/approval"
 	"github.com/mcphost/mcphost/audit"
@@ -39,7 +42,21 @@ type app struct {
 	audit *audit.Log
 	// mask hides the config's secrets in everything printed.
 	mask *secret.Masker
+	// elicitor answers servers' requests for input: by --elicitation
+	// until a chat, which can ask the user, takes over.
+	elicitor atomic.Pointer[elicitFunc]
 }
+
+// elicitFunc answers one MCP elicitation request.
+type elicitFunc = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+
+// elicit is the manager's elicitation handler: whoever answers now.
+func (a *app) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	return (*a.elicitor.Load())(ctx, req)
+}
+
+// setElicitor makes f answer the servers' requests for input from now on.
+func (a *app) setElicitor(f elicitFunc) { a.elicitor.Store(&f) }
 
 // startApp connects to Ollama and starts the MCP servers. warn receives
 // problems that do not stop the run. The returned app, even with an error,
@@ -66,10 +83,11 @@ func startApp(ctx context.Context, settings *config.Settings, logger *slog.Logge
 	if err := a.startSafety(warn); err != nil {
 		return a, err
 	}
+	a.setElicitor(elicit.Handler(settings.Elicitation, warn))
 	a.manager = servers.NewManager(settings.Servers, servers.Options{
 		ClientName: "mcphost", ClientVersion: version, Logger: logger,
 		Builtin:     builtin.New,
-		Elicitation: elicit.Handler(settings.Elicitation, warn),
+		Elicitation: a.elicit,
 	})
 	a.tools = a.withApproval(warn)
 

@@ -59,8 +59,10 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 		OnEvent:      func(ev runner.Event) { logEvent(logger, ev) },
 		Mask:         a.maskEvent,
 	})
-	// In the chat there is someone to ask about tools that need approval.
+	// In the chat there is someone to ask about tools that need approval
+	// and to fill in the forms servers send.
 	a.approval.SetAsker(c)
+	a.setElicitor(c.Elicit)
 	if err := c.Run(ctx); err != nil {
 		return reportExit(stderr, ctx, err)
 	}

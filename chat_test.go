@@ -334,3 +334,35 @@ func TestChatAsksBeforeRunningATool(t *testing.T) {
 	term.keys("C-d")
 	term.waitExit()
 }
+
+// TestChatFillsAnElicitationForm answers server-everything's elicitation
+// request in the terminal: the form's answers reach the server.
+func TestChatFillsAnElicitationForm(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__trigger-elicitation-request", map[string]any{})}},
+		ollamatest.Reply{Content: "Thanks, Ann."},
+	)
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
+	env := []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + ollama.URL, "NO_COLOR=1", "TERM=xterm-256color"}
+	term := startTerminal(t, dir, env, "-m", "tiny", "--allow-tool", "everything__*")
+	term.waitFor("servers ready")
+
+	term.typeLine("ask me")
+	term.waitFor("a server asks: Please provide inputs")
+	term.typeLine("Ann Lee")
+	for range 12 { // every other field keeps its default or stays empty
+		term.keys("Enter")
+	}
+	term.waitFor("[y] send")
+	term.keys("y")
+	term.waitFor("Thanks, Ann.")
+	msgs := ollama.Requests()[1].Messages
+	if got := msgs[len(msgs)-1].Content; !strings.Contains(got, "- Name: Ann Lee") || !strings.Contains(got, "- Favorite Integer: 42") {
+		t.Errorf("the server did not get the form: %q", got)
+	}
+	term.keys("C-d")
+	term.waitExit()
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -296,5 +297,56 @@ func TestAskGivesUpWhenTheTurnEnds(t *testing.T) {
 	cancel()
 	if _, err := c.Ask(ctx, approval.Request{Name: "a__b"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+func TestElicitFillsAForm(t *testing.T) {
+	c, out, _, _ := newTestChat(t)
+	r, w, _ := os.Pipe()
+	defer r.Close()
+	c.opts.In = r
+	schema := map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"name":  map[string]any{"type": "string", "title": "Name"},
+			"age":   map[string]any{"type": "integer", "default": 42},
+			"agree": map[string]any{"type": "boolean"},
+			"hero":  map[string]any{"type": "string", "oneOf": []any{map[string]any{"const": "hero-1", "title": "Superman"}, map[string]any{"const": "hero-2", "title": "Batman"}}},
+			"fish":  map[string]any{"type": "array", "items": map[string]any{"enum": []any{"tuna", "trout"}}},
+		},
+		"required": []any{"name"},
+	}
+	// name: empty first (required: asked again); age: "x" then Enter for
+	// the default; agree: yes; fish: a wrong item, then two; hero by label.
+	w.WriteString("\nAnn\nx\n\nyes\ncod\ntuna, trout\nbatman\ny")
+	res, err := c.Elicit(context.Background(), &mcp.ElicitRequest{Params: &mcp.ElicitParams{Message: "Who are you?", RequestedSchema: schema}})
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"name": "Ann", "age": 42, "agree": true, "fish": []any{"tuna", "trout"}, "hero": "hero-2"}
+	if res.Action != "accept" || fmt.Sprint(res.Content) != fmt.Sprint(want) {
+		t.Errorf("result %s %v, want accept %v", res.Action, res.Content, want)
+	}
+	shown := out.String()
+	for _, s := range []string{"a server asks: Who are you?", "this field is required", "type a whole number", `"cod" is not one of the listed values`, "one of Superman, Batman"} {
+		if !strings.Contains(shown, s) {
+			t.Errorf("the form did not show %q:\n%s", s, shown)
+		}
+	}
+}
+
+func TestElicitDeclineAndCancel(t *testing.T) {
+	for input, action := range map[string]string{"n": "decline", "c": "cancel"} {
+		c, _, _, _ := newTestChat(t)
+		r, w, _ := os.Pipe()
+		c.opts.In = r
+		w.WriteString(input)
+		res, err := c.Elicit(context.Background(), &mcp.ElicitRequest{Params: &mcp.ElicitParams{Mode: "url", Message: "Log in", URL: "https://example.com/auth"}})
+		r.Close()
+		w.Close()
+		if err != nil || res.Action != action {
+			t.Errorf("%q: %+v %v", input, res, err)
+		}
 	}
 }
