@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -88,61 +86,4 @@ func humanSize(n int) string {
 	default:
 		return fmt.Sprintf("%d bytes", n)
 	}
-}
-
-// CleanText makes tool output safe and cheap for the model: terminal
-// escape sequences (colours, cursor moves, titles) and other control
-// characters are removed, keeping newlines and tabs; "\r\n" becomes "\n"
-// and a lone "\r" (a progress bar redrawing its line) a newline; invalid
-// UTF-8 becomes U+FFFD.
-func CleanText(s string) string {
-	if isPlain(s) {
-		return s
-	}
-	s = ansi.Strip(strings.ToValidUTF8(s, "\uFFFD"))
-	var b strings.Builder
-	b.Grow(len(s))
-	for i, r := range s {
-		switch {
-		case r == '\r':
-			if i+1 < len(s) && s[i+1] == '\n' {
-				continue
-			}
-			b.WriteByte('\n')
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || (r >= 0x7f && r < 0xa0):
-			// C0 and C1 controls: dropped
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isPlain reports whether s is valid UTF-8 without control characters
-// besides newline and tab: nearly all output, returned as is.
-func isPlain(s string) bool {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
-			return false
-		}
-		if c >= 0x80 {
-			ascii = false
-		}
-	}
-	if ascii {
-		return true
-	}
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if r >= 0x80 && r < 0xa0 {
-			return false
-		}
-	}
-	return true
 }

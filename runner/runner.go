@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcphost/mcphost/budget"
 	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/toolcall"
 )
 
@@ -450,9 +451,9 @@ func (r *Runner) callOne(ctx context.Context, call provider.ToolCall) ToolOutput
 		if ctx.Err() != nil {
 			return ToolOutput{Text: "the call was cancelled by the user", IsError: true}
 		}
-		return ToolOutput{Text: budget.Cut(CleanText(err.Error()), r.opts.ResultBudget), IsError: true}
+		return ToolOutput{Text: budget.Cut(termtext.Clean(err.Error()), r.opts.ResultBudget), IsError: true}
 	}
 	out := ConvertResult(result, r.opts.Model.Has(provider.CapabilityVision))
-	out.Text = budget.Cut(CleanText(out.Text), r.opts.ResultBudget)
+	out.Text = budget.Cut(termtext.Clean(out.Text), r.opts.ResultBudget)
 	return out
 }

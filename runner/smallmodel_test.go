@@ -253,22 +253,6 @@ func TestRunCleansAndCutsToolResults(t *testing.T) {
 	}
 }
 
-func TestCleanText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"plain\ttext\n", "plain\ttext\n"},
-		{"\x1b[32mgreen\x1b[0m", "green"},
-		{"a\r\nb\rc", "a\nb\nc"},
-		{"bell\x07 osc\x1b]8;;http://x\x07link\x1b]8;;\x07", "bell osclink"},
-		{"c1\u009b31m", "c131m"},
-		{"bad \xff utf8", "bad \uFFFD utf8"},
-	}
-	for _, tt := range tests {
-		if got := runner.CleanText(tt.in); got != tt.want {
-			t.Errorf("CleanText(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestToolTokens(t *testing.T) {
 	tb, _ := newRecordingToolbox(t)
 	r := runner.New(&chunkModel{}, tb, runner.Options{Model: toolModel()})

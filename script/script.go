@@ -24,6 +24,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // File is a parsed script.
@@ -107,18 +109,18 @@ func Parse(path string, data []byte, args map[string]string, env func(string) (s
 		if err := yaml.Unmarshal(front, &doc); err != nil {
 			return nil, fail("the front matter is not valid YAML: %s", shiftLines(strings.TrimPrefix(err.Error(), "yaml: "), frontLine-1))
 		}
-		top, ok := asMap(doc)
+		top, ok := config.AsMap(doc)
 		if doc != nil && !ok {
 			return nil, fail(`the front matter must be settings ("model: ...", "mcpServers: ..."), one per line`)
 		}
 		f.Settings = map[string]any{}
 		for k, v := range top {
-			switch normKey(k) {
+			switch config.NormKey(k) {
 			case "mcpservers":
 				if v == nil {
 					continue
 				}
-				servers, ok := asMap(v)
+				servers, ok := config.AsMap(v)
 				if !ok {
 					return nil, fail(`"mcpServers" must be an object with one entry per server name`)
 				}
@@ -290,7 +292,7 @@ func (x *expander) one(expr, ref string) string {
 		expr = strings.TrimPrefix(expr, prefix)
 	}
 	name, def, hasDefault := strings.Cut(expr, ":-")
-	if !isVarName(name) {
+	if !config.IsVarName(name) {
 		x.bad(ref, "is not a variable")
 		return ref
 	}
@@ -358,7 +360,7 @@ func TakeArgs(argv []string) (rest []string, vars map[string]string, err error) 
 			continue
 		}
 		name, value, hasValue := strings.Cut(spec, "=")
-		if !isVarName(name) {
+		if !config.IsVarName(name) {
 			return nil, nil, &Error{Message: fmt.Sprintf("%q: give a variable name after --args:, as in --args:dir /tmp", a)}
 		}
 		if !hasValue {
@@ -374,40 +376,4 @@ func TakeArgs(argv []string) (rest []string, vars map[string]string, err error) 
 		vars[name] = value
 	}
 	return rest, vars, nil
-}
-
-// isVarName reports whether name is a shell-style variable name.
-func isVarName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i, c := range name {
-		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-		if !letter && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// normKey folds a key for comparison: case, "-" and "_" do not matter, so
-// mcpServers, mcp-servers and mcp_servers are one key.
-func normKey(k string) string {
-	return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(k))
-}
-
-// asMap returns v as a string-keyed map; YAML decodes a mapping with a
-// non-string key as map[any]any.
-func asMap(v any) (map[string]any, bool) {
-	switch m := v.(type) {
-	case map[string]any:
-		return m, true
-	case map[any]any:
-		out := make(map[string]any, len(m))
-		for k, e := range m {
-			out[fmt.Sprint(k)] = e
-		}
-		return out, true
-	}
-	return nil, false
 }

@@ -100,7 +100,7 @@ func TestCleanLine(t *testing.T) {
 		"\x1b[31mred\x1b[0m":               "red",
 		"\x1b]0;title\x07after":            "after",
 		"\x1b]8;;http://x\x1b\\link":       "link",
-		"tab\there\r\x07\x08 \xff\xfe end": "tab here \uFFFD\uFFFD end",
+		"tab\there\r\x07\x08 \xff\xfe end": "tab here  \uFFFD end", // CR is a line break
 		"ünïcode ✓":                        "ünïcode ✓",
 		"c1 \u009b31m":                     "c1 31m",
 	}

@@ -3,7 +3,8 @@ package servers
 import (
 	"strings"
 	"sync"
-	"unicode/utf8"
+
+	"github.com/mcphost/mcphost/termtext"
 )
 
 // lineRing keeps the last lines a server wrote to stderr. It has its own
@@ -58,69 +59,7 @@ func (r *lineRing) lastExcept(prefix string) string {
 	return ""
 }
 
-// cleanLine makes a line a server wrote safe to print: invalid UTF-8
-// becomes U+FFFD, terminal escape sequences and other control characters
-// are dropped (a tab becomes a space). Server output reaches the user in
-// warnings, errors and logs, and must not be able to move the cursor,
-// retitle the window or clear the screen.
-func cleanLine(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(utf8.RuneError)
-		case r == 0x1b:
-			i += escapeLen(s[i:])
-			continue
-		case r == '\t':
-			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			// dropped
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// escapeLen is the length of the terminal escape sequence at the start of
-// s: CSI (ESC [ ... final byte), OSC (ESC ] ... BEL or ESC \), or ESC and
-// one more byte.
-func escapeLen(s string) int {
-	if len(s) < 2 {
-		return len(s)
-	}
-	switch s[1] {
-	case '[':
-		for i := 2; i < len(s); i++ {
-			if s[i] >= 0x40 && s[i] <= 0x7e {
-				return i + 1
-			}
-		}
-		return len(s)
-	case ']':
-		for i := 2; i < len(s); i++ {
-			if s[i] == 0x07 {
-				return i + 1
-			}
-			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
-				return i + 2
-			}
-		}
-		return len(s)
-	}
-	return 2
-}
+// cleanLine makes a line a server wrote safe to print (see termtext):
+// server output reaches the user in warnings, errors and logs, and must not
+// be able to move the cursor, retitle the window or clear the screen.
+func cleanLine(s string) string { return termtext.Line(s) }

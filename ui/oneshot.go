@@ -11,6 +11,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/termtext"
 )
 
 // OneShotOptions say where and how a one-shot run is shown.
@@ -236,57 +237,7 @@ func truncate(s string, limit int) string {
 // Sanitize drops terminal control sequences and other control characters
 // (keeping newlines and tabs) and replaces invalid UTF-8, so text from a
 // tool or a model cannot drive the terminal.
-func Sanitize(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune('\uFFFD')
-		case r == 0x1b:
-			i += escapeLen(s[i:])
-			continue
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			// dropped
-		default:
-			b.WriteRune(r)
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// escapeLen is the length of the escape sequence at the start of s
-// (CSI, OSC or a two-byte escape).
-func escapeLen(s string) int {
-	if len(s) < 2 {
-		return len(s)
-	}
-	switch s[1] {
-	case '[': // CSI: parameters, then a final byte in 0x40–0x7e
-		for i := 2; i < len(s); i++ {
-			if s[i] >= 0x40 && s[i] <= 0x7e {
-				return i + 1
-			}
-		}
-		return len(s)
-	case ']': // OSC: ends with BEL or ESC \
-		for i := 2; i < len(s); i++ {
-			if s[i] == 0x07 {
-				return i + 1
-			}
-			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
-				return i + 2
-			}
-		}
-		return len(s)
-	default:
-		return 2
-	}
-}
+func Sanitize(s string) string { return termtext.Clean(s) }
 
 func formatDuration(d time.Duration) string {
 	switch {
