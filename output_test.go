@@ -178,3 +178,27 @@ func TestSessionContinuesAcrossRuns(t *testing.T) {
 		t.Error("a broken session file was overwritten: its content is lost")
 	}
 }
+
+// TestThinkingModel asks a reasoning model to think (Ollama then returns
+// the thinking apart) and keeps the thinking out of the answer.
+func TestThinkingModel(t *testing.T) {
+	ollama := ollamatest.NewServer(ollamatest.Model{Name: "qwen3", Capabilities: []string{"completion", "tools", "thinking"}}, ollamatest.Model{Name: "plain"})
+	defer ollama.Close()
+	ollama.Enqueue(ollamatest.Reply{Thinking: "The user wants 42.", Content: "42"}, ollamatest.Reply{Content: "ok"})
+
+	out := runBinary(t, invocation{args: []string{"-m", "qwen3", "-p", "answer?"}, host: ollama.URL})
+	if out.code != 0 || out.stdout != "42\n" || strings.Contains(out.stderr, "The user wants") {
+		t.Errorf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+	}
+	out = runBinary(t, invocation{args: []string{"-m", "plain", "-p", "answer?"}, host: ollama.URL})
+	if out.code != 0 {
+		t.Errorf("a model without thinking: exit %d, stderr %q", out.code, out.stderr)
+	}
+	reqs := ollama.Requests()
+	if reqs[0].Think == nil || reqs[0].Think.Value != true {
+		t.Errorf("think = %v for a thinking model, want true", reqs[0].Think)
+	}
+	if reqs[1].Think != nil {
+		t.Errorf("think = %v sent to a model without the capability", reqs[1].Think)
+	}
+}

@@ -80,6 +80,10 @@ type Request struct {
 	Tools []Tool
 	// NumCtx is the context window to ask for; 0 leaves the backend's default.
 	NumCtx int
+	// Think asks a reasoning model to think, with the thinking returned
+	// apart from the answer. Only set it for models with the thinking
+	// capability: backends refuse it otherwise.
+	Think bool
 }
 
 // Delta is a piece of streamed output.

@@ -221,6 +221,7 @@ func (r *Runner) Run(ctx context.Context, prompt string, emit func(Event)) (Resu
 			Messages: msgs,
 			Tools:    tools,
 			NumCtx:   r.opts.NumCtx,
+			Think:    r.opts.Model.Has(provider.CapabilityThinking),
 		}, hold.delta)
 		res.Steps = step
 		if err != nil {

@@ -73,6 +73,11 @@ func (p *Provider) chatRequest(req provider.Request) (*api.ChatRequest, json.Raw
 	if req.NumCtx > 0 {
 		out.Options = map[string]any{"num_ctx": req.NumCtx}
 	}
+	if req.Think {
+		// Without it, some templates leave <think> blocks in the content;
+		// with it, Ollama returns the thinking in its own field.
+		out.Think = &api.ThinkValue{Value: true}
+	}
 	return out, toolsJSON
 }
 
