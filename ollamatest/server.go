@@ -206,7 +206,8 @@ func (s *Server) Requests() []api.ChatRequest {
 	reqs := make([]api.ChatRequest, 0, len(raw))
 	for _, b := range raw {
 		var req api.ChatRequest
-		// The body decoded once already when it arrived, so this cannot fail.
+		// Only its head was checked on arrival; a body that does not fit
+		// api.ChatRequest is returned as far as it decodes.
 		_ = json.Unmarshal(b, &req)
 		reqs = append(reqs, req)
 	}
@@ -341,7 +342,7 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, reply.Error)
 			return
 		}
-		writeJSON(w, http.StatusOK, "application/json; charset=utf-8", merge(chunks, done))
+		writeJSON(w, http.StatusOK, merge(chunks, done))
 		return
 	}
 
@@ -566,7 +567,7 @@ func (s *Server) serveShow(w http.ResponseWriter, r *http.Request) {
 	for i, c := range m.Capabilities {
 		caps[i] = model.Capability(c)
 	}
-	writeJSON(w, http.StatusOK, "application/json; charset=utf-8", api.ShowResponse{
+	writeJSON(w, http.StatusOK, api.ShowResponse{
 		Details: details(m),
 		ModelInfo: map[string]any{
 			"general.architecture":         m.Family,
@@ -594,7 +595,7 @@ func details(m Model) api.ModelDetails {
 func displayName(name string) string { return model.ParseName(name).DisplayShortest() }
 
 func (s *Server) serveVersion(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, "application/json; charset=utf-8", map[string]string{"version": Version})
+	writeJSON(w, http.StatusOK, map[string]string{"version": Version})
 }
 
 func (s *Server) serveTags(w http.ResponseWriter, _ *http.Request) {
@@ -607,7 +608,7 @@ func (s *Server) serveTags(w http.ResponseWriter, _ *http.Request) {
 		})
 	}
 	slices.SortFunc(resp.Models, func(a, b api.ListModelResponse) int { return strings.Compare(a.Name, b.Name) })
-	writeJSON(w, http.StatusOK, "application/json; charset=utf-8", resp)
+	writeJSON(w, http.StatusOK, resp)
 }
 
 // servePs lists the models chatted with so far as loaded, with the
@@ -625,21 +626,22 @@ func (s *Server) servePs(w http.ResponseWriter, _ *http.Request) {
 	}
 	s.mu.Unlock()
 	slices.SortFunc(resp.Models, func(a, b api.ProcessModelResponse) int { return strings.Compare(a.Name, b.Name) })
-	writeJSON(w, http.StatusOK, "application/json; charset=utf-8", resp)
+	writeJSON(w, http.StatusOK, resp)
 }
 
-func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
+// writeJSON answers with status and v as JSON, as Ollama's handlers do.
+func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		status = http.StatusInternalServerError
 		b, _ = json.Marshal(map[string]string{"error": err.Error()})
 	}
-	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	w.Write(b)
 }
 
 // writeError answers as Ollama does: the status and {"error": msg}.
 func writeError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, "application/json; charset=utf-8", map[string]string{"error": msg})
+	writeJSON(w, status, map[string]string{"error": msg})
 }

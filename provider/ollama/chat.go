@@ -27,15 +27,8 @@ func (p *Provider) Chat(ctx context.Context, req provider.Request, onDelta func(
 	var acc accumulator
 	err := p.withRetry(ctx, req.Model, func() (bool, error) {
 		acc = accumulator{}
-		shown := false
-		cut, err := p.streamChat(ctx, creq, toolsJSON, func(r api.ChatResponse) {
-			acc.add(r, func(d provider.Delta) {
-				shown = true
-				if onDelta != nil {
-					onDelta(d)
-				}
-			})
-		})
+		cut, err := p.streamChat(ctx, creq, toolsJSON, func(r api.ChatResponse) { acc.add(r, onDelta) })
+		shown := acc.shown()
 		switch {
 		case err != nil:
 			return shown, err
@@ -160,6 +153,9 @@ func (a *accumulator) add(r api.ChatResponse, onDelta func(provider.Delta)) {
 		a.last = r
 	}
 }
+
+// shown reports whether any text has gone to onDelta.
+func (a *accumulator) shown() bool { return a.content.Len() > 0 || a.thinking.Len() > 0 }
 
 // response builds the final answer; seq numbers calls that came without ID.
 func (a *accumulator) response(seq *atomic.Uint64) provider.Response {

@@ -128,9 +128,6 @@ func ParseHost(host string) (*url.URL, error) {
 // Name returns "ollama", the prefix of model references for this backend.
 func (p *Provider) Name() string { return "ollama" }
 
-// BaseURL returns the server's base URL, e.g. "http://127.0.0.1:11434".
-func (p *Provider) BaseURL() string { return p.base.String() }
-
 // Show describes a model through /api/show, retried as Chat is.
 func (p *Provider) Show(ctx context.Context, model string) (provider.ModelInfo, error) {
 	var resp *api.ShowResponse
