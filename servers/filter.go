@@ -132,13 +132,8 @@ func (f *stdoutFilter) judge(line []byte, size int, scan *idScanner) []byte {
 	return nil
 }
 
-// clip shortens a junk line for the log.
-func clip(s string) string {
-	if len(s) > maxStderrLine {
-		return s[:maxStderrLine]
-	}
-	return s
-}
+// clip shortens a junk line for the log, as readLines does stderr lines.
+func clip(s string) string { return truncateUTF8(s, maxStderrLine) }
 
 // errorResponse is a JSON-RPC error answering id, for the SDK to read.
 func errorResponse(id json.RawMessage, msg string) []byte {

@@ -108,7 +108,6 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !rewindable || t.retries <= 0 {
 		return t.base.RoundTrip(req)
 	}
-	safe := retrySafe(req)
 	for attempt := 0; ; attempt++ {
 		try := req
 		if attempt > 0 && req.GetBody != nil {
@@ -120,7 +119,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			try.Body = body
 		}
 		resp, err := t.base.RoundTrip(try)
-		wait, again := t.retryAfter(resp, err, safe, attempt)
+		wait, again := t.retryAfter(req, resp, err, attempt)
 		if !again || req.Context().Err() != nil {
 			return resp, err
 		}
@@ -143,8 +142,10 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// retryAfter says whether to try again after this outcome, and when.
-func (t *retryTransport) retryAfter(resp *http.Response, err error, safe bool, attempt int) (time.Duration, bool) {
+// retryAfter says whether to try again after this outcome of req, and
+// when. Whether req is safe to repeat is only looked into here, after a
+// failure, so a call that succeeds costs no second read of its body.
+func (t *retryTransport) retryAfter(req *http.Request, resp *http.Response, err error, attempt int) (time.Duration, bool) {
 	if attempt >= t.retries {
 		return 0, false
 	}
@@ -152,7 +153,7 @@ func (t *retryTransport) retryAfter(resp *http.Response, err error, safe bool, a
 	if err != nil {
 		var op *net.OpError
 		notSent := errors.As(err, &op) && op.Op == "dial"
-		return wait, notSent || safe
+		return wait, notSent || retrySafe(req)
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
@@ -161,7 +162,7 @@ func (t *retryTransport) retryAfter(resp *http.Response, err error, safe bool, a
 		}
 		return wait, true
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusGatewayTimeout:
-		return wait, safe
+		return wait, retrySafe(req)
 	}
 	return 0, false
 }

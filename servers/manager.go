@@ -279,9 +279,6 @@ func (m *Manager) Status() []ServerStatus {
 		if s.state == StateRestarting {
 			st.NextRestart = s.nextRestart
 		}
-		if s.state == StateReady || s.state == StateClosed || s.state == StateDisabled {
-			st.Err = nil
-		}
 		out = append(out, st)
 	}
 	return out

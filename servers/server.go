@@ -375,8 +375,6 @@ func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Du
 	case c.proc != nil && (c.proc.exitedNormally() || connLost(err)):
 		e.Message = fmt.Sprintf("server %q exited during start: %s", name, s.lastWords(c, err))
 		transient = true
-	case c.proc != nil:
-		e.Message = fmt.Sprintf("server %q failed to start: %v", name, err)
 	case c.hdr != nil && c.hdr.authFailed():
 		e.Message = authMessage(s.spec, c.hdr)
 		e.Err = fmt.Errorf("%w: %w", ErrAuth, err)
