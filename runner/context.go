@@ -44,7 +44,7 @@ func (r *Runner) fit(tools []provider.Tool, ts *toolSet, emit func(Event)) ([]pr
 	}
 	if tools != nil && !r.warnedTools && r.estimator.Tokens(toolTokens) > window/2 {
 		r.warnedTools = true
-		emit(Warning{Message: toolsWarning(r.estimator.Tokens(toolTokens), window, ts, &r.estimator)})
+		emit(Warning{Message: toolsWarning(ts, window, &r.estimator)})
 	}
 	limit := window - answerReserve(window)
 	if r.estimator.Tokens(total) <= limit && r.dropped == 0 {
@@ -62,7 +62,7 @@ func (r *Runner) fit(tools []provider.Tool, ts *toolSet, emit func(Event)) ([]pr
 
 // toolsWarning says how much of the window the tools take, and which
 // servers take most of it.
-func toolsWarning(tokens, window int, ts *toolSet, e interface{ Tokens(int) int }) string {
+func toolsWarning(ts *toolSet, window int, e *budget.Estimator) string {
 	var biggest []string
 	for i, s := range ts.servers {
 		if i == 3 {
@@ -76,5 +76,5 @@ func toolsWarning(tokens, window int, ts *toolSet, e interface{ Tokens(int) int 
 	}
 	return fmt.Sprintf("the %d tools take about %d tokens, more than half of the %d-token context window (biggest: %s); "+
 		"the model has little room left for the conversation: raise --num-ctx if the model allows it, or limit the tools with allowedTools/excludedTools",
-		len(ts.offered), tokens, window, strings.Join(biggest, ", "))
+		len(ts.offered), e.Tokens(ts.tokens), window, strings.Join(biggest, ", "))
 }

@@ -160,7 +160,12 @@ func (r *Runner) SetHistory(msgs []provider.Message) {
 func (r *Runner) Model() provider.ModelInfo { return r.opts.Model }
 
 // SetModel switches the model for the following turns; the history stays.
-func (r *Runner) SetModel(m provider.ModelInfo) { r.opts.Model = m }
+// The token estimate's correction is dropped: it was learnt from the old
+// model's tokenizer.
+func (r *Runner) SetModel(m provider.ModelInfo) {
+	r.opts.Model = m
+	r.estimator = budget.Estimator{}
+}
 
 // Result summarises one Run.
 type Result struct {
@@ -324,7 +329,10 @@ type loopGuard struct {
 	tripped            string // the tool's name once tripped
 }
 
-func (g *loopGuard) see(name string, args map[string]any) bool {
+// see records a call and returns how many times in a row it has now been
+// made, when that is LoopLimit or more: such a call must not run, and
+// neither must further copies of it in the same turn.
+func (g *loopGuard) see(name string, args map[string]any) int {
 	if name != g.lastName {
 		g.lastName, g.lastArgs, g.count = name, "", 0
 	}
@@ -334,11 +342,13 @@ func (g *loopGuard) see(name string, args map[string]any) bool {
 	} else {
 		g.lastArgs, g.count = string(b), 1
 	}
-	if g.count >= LoopLimit && g.tripped == "" {
-		g.tripped = name
-		return true
+	if g.count < LoopLimit {
+		return 0
 	}
-	return false
+	if g.tripped == "" {
+		g.tripped = name
+	}
+	return g.count
 }
 
 // plan resolves names, checks arguments and applies the loop guard to the
@@ -364,8 +374,8 @@ func (r *Runner) plan(calls []provider.ToolCall, ts *toolSet, recovered bool, gu
 				d.call.Arguments, d.repairs = fixed, repairs
 			}
 		}
-		if guard.see(d.call.Name, d.call.Arguments) {
-			d.rejected = fmt.Sprintf(loopResult, ordinal(LoopLimit))
+		if n := guard.see(d.call.Name, d.call.Arguments); n > 0 {
+			d.rejected = fmt.Sprintf(loopResult, ordinal(n))
 		}
 		out[i] = d
 	}

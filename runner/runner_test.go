@@ -290,6 +290,26 @@ func TestRunLoopGuardStopsARepeatedCall(t *testing.T) {
 	}
 }
 
+func TestRunLoopGuardStopsEveryRepeatInOneTurn(t *testing.T) {
+	c := func(id string) provider.ToolCall {
+		return call(id, "test__echo", map[string]any{"message": "again"})
+	}
+	model := &scriptedModel{replies: []provider.Message{
+		{ToolCalls: []provider.ToolCall{c("1"), c("2"), c("3"), c("4")}},
+		{Content: "It says again."},
+	}}
+	r := runner.New(model, newToolbox(t), runner.Options{Model: toolModel()})
+	res, err := r.Run(context.Background(), "loop", nil)
+	if !errors.Is(err, runner.ErrLoop) {
+		t.Fatalf("err = %v, want ErrLoop", err)
+	}
+	finished := res.ToolCalls // in call order
+	if len(finished) != 4 || finished[1].Rejected || !finished[2].Rejected || !finished[3].Rejected ||
+		!strings.Contains(finished[3].Output, "4th time in a row") {
+		t.Fatalf("calls = %+v, want two run and the third and fourth refused", finished)
+	}
+}
+
 func TestRunReportsToolErrorsToTheModel(t *testing.T) {
 	model := &scriptedModel{replies: []provider.Message{
 		{ToolCalls: []provider.ToolCall{call("1", "test__fail", nil), call("2", "nope__missing", nil)}},

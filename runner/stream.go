@@ -54,10 +54,10 @@ func (h *holdback) delta(d provider.Delta) {
 func (h *holdback) safeEnd(s string) int {
 	for i := h.emitted; i < len(s); i++ {
 		c := s[i]
-		if c != '<' && c != '[' && c != '{' && c != '`' && c != 'f' {
-			continue
-		}
 		for _, m := range h.markers {
+			if m[0] != c {
+				continue
+			}
 			switch {
 			case strings.HasPrefix(s[i:], m):
 				h.holding = true
