@@ -2,13 +2,13 @@ package toolcall
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -378,7 +378,7 @@ func quoteSchema(prop map[string]any) string {
 		return ""
 	}
 	if len(b) > maxSchemaQuote {
-		return string(b[:maxSchemaQuote]) + "…"
+		return head(b, maxSchemaQuote) + "…"
 	}
 	return string(b)
 }
@@ -389,9 +389,18 @@ func preview(v any) string {
 		return ""
 	}
 	if len(b) > 60 {
-		return string(b[:59]) + "…"
+		return head(b, 59) + "…"
 	}
 	return string(b)
+}
+
+// head returns the first n bytes of b (len(b) > n), less the start of a
+// UTF-8 character cut at n, so that what the model reads stays valid text.
+func head(b []byte, n int) string {
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return string(b[:n])
 }
 
 func article(t string) string {
@@ -452,12 +461,6 @@ func deepCopy(v any) any {
 		return out
 	}
 	return v
-}
-
-// IsArgError reports whether err is an *ArgError.
-func IsArgError(err error) bool {
-	var ae *ArgError
-	return errors.As(err, &ae)
 }
 
 func stringList(v any) []string {

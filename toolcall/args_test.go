@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mcphost/mcphost/toolcall"
 	"github.com/mcphost/mcphost/toolschema"
@@ -102,6 +103,8 @@ func TestCheckRejects(t *testing.T) {
 			[]string{`argument "limit" must be an integer, got a number 2.5`}},
 		{"wrapped root too short", stringRoot, `{"value":"x"}`, "value",
 			[]string{`argument "value" is invalid: minLength`}},
+		{"long value quoted whole characters only", sumSchema, `{"a":"x` + strings.Repeat("é", 40) + `","b":1}`, "a",
+			[]string{`argument "a" must be a number, got a string "x` + strings.Repeat("é", 28) + `…`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,6 +119,9 @@ func TestCheckRejects(t *testing.T) {
 			}
 			if ae.Argument != tt.argument {
 				t.Errorf("argument at fault = %q, want %q (%v)", ae.Argument, tt.argument, err)
+			}
+			if !utf8.ValidString(err.Error()) {
+				t.Errorf("message is not valid UTF-8: %q", err)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {

@@ -425,8 +425,7 @@ func trailingFences(s string) []span {
 			break
 		}
 		body := s[open+3+nl+1 : closeAt]
-		format := FormatFenced
-		calls, stop, ok := parseCalls(body, 0, format)
+		calls, stop, ok := parseCalls(body, 0, FormatFenced)
 		if !ok || strings.TrimSpace(body[stop:]) != "" {
 			break
 		}
@@ -445,11 +444,6 @@ func trailingBare(s string) (span, bool) {
 		if j < len(trimmed) && (trimmed[j] == '{' || trimmed[j] == '[') {
 			calls, stop, ok := parseCalls(trimmed, j, FormatJSON)
 			if ok && stop == len(trimmed) {
-				for k := range calls {
-					if calls[k].Format == "" {
-						calls[k].Format = FormatJSON
-					}
-				}
 				return span{start: j, end: len(s), calls: calls}, true
 			}
 		}

@@ -58,9 +58,6 @@ func fold(s string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
 }
 
-// Len is the number of tools in the catalog.
-func (c *Catalog) Len() int { return len(c.names) }
-
 // NameError is a tool name that names no tool, or more than one.
 type NameError struct {
 	Name string
