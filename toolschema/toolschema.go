@@ -12,6 +12,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -231,21 +233,19 @@ func (n *normalizer) inline(ref string, siblings map[string]any, refs []string) 
 		return siblings
 	}
 	n.inlined++
-	for _, r := range refs {
-		if r == ref || n.inlined > maxInlines {
-			// A recursive structure: show its type one level down and stop.
-			n.note("cut recursive $ref")
-			stub := map[string]any{}
-			if tm, ok := target.(map[string]any); ok {
-				if t, ok := tm["type"]; ok {
-					stub["type"] = t
-				}
+	if n.inlined > maxInlines || slices.Contains(refs, ref) {
+		// A recursive structure: show its type one level down and stop.
+		n.note("cut recursive $ref")
+		stub := map[string]any{}
+		if tm, ok := target.(map[string]any); ok {
+			if t, ok := tm["type"]; ok {
+				stub["type"] = t
 			}
-			for k, v := range siblings {
-				stub[k] = v
-			}
-			return stub
 		}
+		for k, v := range siblings {
+			stub[k] = v
+		}
+		return stub
 	}
 	n.note("inlined $ref")
 	walked, _ := n.walk(target, append(refs, ref)).(map[string]any)
@@ -283,8 +283,8 @@ func pointer(root any, ref string) (any, bool) {
 			}
 			cur = v
 		case []any:
-			var i int
-			if _, err := fmt.Sscanf(seg, "%d", &i); err != nil || i < 0 || i >= len(c) {
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(c) {
 				return nil, false
 			}
 			cur = c[i]
@@ -510,14 +510,7 @@ func toAnySlice(s []string) []any {
 
 func appendNew(list []string, add ...string) []string {
 	for _, a := range add {
-		found := false
-		for _, l := range list {
-			if l == a {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.Contains(list, a) {
 			list = append(list, a)
 		}
 	}
@@ -527,11 +520,8 @@ func appendNew(list []string, add ...string) []string {
 func intersect(a, b []string) []string {
 	var out []string
 	for _, x := range a {
-		for _, y := range b {
-			if x == y {
-				out = append(out, x)
-				break
-			}
+		if slices.Contains(b, x) {
+			out = append(out, x)
 		}
 	}
 	return out
