@@ -2,33 +2,26 @@ package approval
 
 import (
 	"encoding/json"
-	"regexp"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/mcphost/mcphost/termtext"
 )
 
-// escapeSequence matches the terminal escape sequences a tool argument
-// could smuggle in: CSI (colours, cursor moves) and OSC (titles, links).
-var escapeSequence = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.`)
-
-// Clean makes text safe to show on a terminal: escape sequences, control
-// characters (but newlines and tabs) and bidirectional overrides, which
-// can make text read differently from what it is, are removed.
-func Clean(s string) string {
-	s = escapeSequence.ReplaceAllString(s, "")
+// clean makes text safe to show on a terminal for a human to judge:
+// termtext.Clean, then tabs as spaces (so that folding counts right) and
+// bidirectional overrides removed, since they can make text read
+// differently from what it is.
+func clean(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
-		case r == '\n':
-			return r
 		case r == '\t':
 			return ' '
-		case r == utf8.RuneError, unicode.IsControl(r), isBidiControl(r):
+		case isBidiControl(r):
 			return -1
 		}
 		return r
-	}, s)
+	}, termtext.Clean(s))
 }
 
 func isBidiControl(r rune) bool {
@@ -37,7 +30,7 @@ func isBidiControl(r rune) bool {
 
 // FormatArguments renders a call's arguments in full for a human to judge:
 // one "key: value" per argument, sorted by key, strings as they are and
-// other values as JSON, cleaned with Clean, and lines longer than width
+// other values as JSON, cleaned for the terminal, and lines longer than width
 // folded onto indented continuation lines rather than cut, so nothing is
 // hidden. width 0 means 80.
 func FormatArguments(args map[string]any, width int) string {
@@ -61,8 +54,8 @@ func FormatArguments(args map[string]any, width int) string {
 			}
 			text = string(raw)
 		}
-		head := Clean(k) + ": "
-		lines := strings.Split(Clean(text), "\n")
+		head := clean(k) + ": "
+		lines := strings.Split(clean(text), "\n")
 		for i, line := range lines {
 			prefix := "  "
 			if i == 0 {

@@ -10,7 +10,6 @@ package approval
 import (
 	"fmt"
 	"path"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -54,17 +53,6 @@ type Verdict struct {
 	Pattern string
 	// Why says in a few words how the decision was reached, for the user.
 	Why string
-}
-
-// CheckPattern reports a malformed glob.
-func CheckPattern(p string) error {
-	if strings.TrimSpace(p) == "" {
-		return fmt.Errorf("the pattern is empty: give a tool name such as \"fs__read_file\" or a glob such as \"fs__*\"")
-	}
-	if _, err := path.Match(p, ""); err != nil {
-		return fmt.Errorf("%q is not a valid pattern: use * for any text, ? for one character and [abc] for a class", p)
-	}
-	return nil
 }
 
 // Match returns the decision of the most specific rule matching any of

@@ -119,12 +119,14 @@ func (t *Toolbox) ForgetSession() {
 }
 
 // Tools lists the inner tools less the denied ones, which the model is
-// not told about at all.
+// not told about at all. Only a rule denies, so the runner's call before
+// each step matches rules alone, without looking up annotations.
 func (t *Toolbox) Tools() []provider.Tool {
 	all := t.inner.Tools()
 	out := make([]provider.Tool, 0, len(all))
 	for _, tool := range all {
-		if t.Decide(tool.Name).Decision != Deny {
+		names, _, _ := t.ruleNames(tool.Name)
+		if d, _, ok := t.opts.Policy.Match(names...); !ok || d != Deny {
 			out = append(out, tool)
 		}
 	}
@@ -139,16 +141,24 @@ func (t *Toolbox) Lookup(name string) (server, tool string, ok bool) {
 // Decide returns the verdict for the tool the model calls name, before
 // any session memory.
 func (t *Toolbox) Decide(name string) Verdict {
-	names := []string{name}
-	server, tool, ok := t.inner.Lookup(name)
-	if own := server + "__" + tool; ok && own != name {
-		names = append(names, own)
-	}
+	names, server, ok := t.ruleNames(name)
 	var info *mcp.Tool
 	if t.opts.Info != nil {
 		info, _ = t.opts.Info.ToolInfo(name)
 	}
 	return t.opts.Policy.Decide(info, ok && t.opts.Builtin(server), names...)
+}
+
+// ruleNames returns the names rules are matched against for the tool the
+// model calls name: name itself and, when it differs, the server's own
+// "server__tool"; and the tool's server, when the name is known.
+func (t *Toolbox) ruleNames(name string) (names []string, server string, known bool) {
+	names = []string{name}
+	server, tool, known := t.inner.Lookup(name)
+	if own := server + "__" + tool; known && own != name {
+		names = append(names, own)
+	}
+	return names, server, known
 }
 
 // Call runs the tool if the policy (or a human) allows it. A refused call
