@@ -37,7 +37,13 @@ var secretKeySuffixes = []string{
 
 // IsSecretKey reports whether values stored under key should be masked.
 func IsSecretKey(key string) bool {
-	k := strings.ToLower(strings.NewReplacer("_", "", "-", "", ".", "", " ", "").Replace(key))
+	k := strings.ToLower(strings.Map(func(r rune) rune {
+		switch r {
+		case '_', '-', '.', ' ':
+			return -1
+		}
+		return r
+	}, key))
 	for _, s := range secretKeySuffixes {
 		if strings.HasSuffix(k, s) {
 			return true
@@ -108,12 +114,14 @@ func FromServers(specs []config.ServerSpec) *Masker {
 	return New(values...)
 }
 
-// Values returns how many exact values m masks, for --debug.
-func (m *Masker) Values() int {
-	if m == nil {
-		return 0
+// ready returns m with its patterns compiled: m itself, or for nil and
+// the zero value a new Masker, which Value then uses for every string of
+// the value rather than compiling the patterns for each.
+func (m *Masker) ready() *Masker {
+	if m == nil || m.credential == nil {
+		return New()
 	}
-	return len(m.values)
+	return m
 }
 
 // String masks the secrets in s.
@@ -121,9 +129,7 @@ func (m *Masker) String(s string) string {
 	if s == "" {
 		return s
 	}
-	if m == nil || m.credential == nil {
-		m = New()
-	}
+	m = m.ready()
 	for _, v := range m.values {
 		s = strings.ReplaceAll(s, v, Mask)
 	}
@@ -143,6 +149,10 @@ func (m *Masker) String(s string) string {
 // with secrets masked: the values of secret-looking keys entirely, strings
 // through String. v itself is not modified.
 func (m *Masker) Value(v any) any {
+	return m.ready().value(v)
+}
+
+func (m *Masker) value(v any) any {
 	switch x := v.(type) {
 	case string:
 		return m.String(x)
@@ -153,13 +163,13 @@ func (m *Masker) Value(v any) any {
 				out[k] = Mask
 				continue
 			}
-			out[k] = m.Value(val)
+			out[k] = m.value(val)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, val := range x {
-			out[i] = m.Value(val)
+			out[i] = m.value(val)
 		}
 		return out
 	case []string:
