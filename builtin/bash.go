@@ -45,6 +45,15 @@ type bashServer struct {
 
 // NewBash returns the bash server.
 func NewBash(o BashOptions) (*mcp.Server, error) {
+	s, err := newBashServer(o)
+	if err != nil {
+		return nil, err
+	}
+	return s.serve(context.Background()), nil
+}
+
+// newBashServer checks o and fills in the defaults.
+func newBashServer(o BashOptions) (*bashServer, error) {
 	s := &bashServer{dir: o.WorkingDir, timeout: time.Duration(o.Timeout), maxOutput: o.MaxOutput, shell: o.Shell}
 	if s.timeout == 0 {
 		s.timeout = bashTimeout
@@ -79,7 +88,12 @@ func NewBash(o BashOptions) (*mcp.Server, error) {
 	if _, err := exec.LookPath(s.shell); err != nil {
 		return nil, fmt.Errorf("shell %q not found: install it or set the shell option", s.shell)
 	}
+	return s, nil
+}
 
+// serve registers the tool. Each call's command ends with its call, so
+// there is nothing to release.
+func (s *bashServer) serve(context.Context) *mcp.Server {
 	srv := mcp.NewServer(implementation("bash"), nil)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: "run",
@@ -87,8 +101,10 @@ func NewBash(o BashOptions) (*mcp.Server, error) {
 			s.shell, s.dir, s.maxOutput, s.timeout),
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
 	}, s.run)
-	return srv, nil
+	return srv
 }
+
+func (s *bashServer) close() {}
 
 type runArgs struct {
 	Command        string `json:"command" jsonschema:"the shell command line to run"`

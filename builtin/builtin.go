@@ -14,7 +14,6 @@ package builtin
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,9 +23,6 @@ import (
 
 // Names lists the built-in servers.
 func Names() []string { return []string{"fs", "bash", "fetch", "todo"} }
-
-// Known reports whether name is a built-in server.
-func Known(name string) bool { return slices.Contains(Names(), name) }
 
 // implementation names our servers to the client.
 func implementation(name string) *mcp.Implementation {
@@ -38,49 +34,68 @@ func implementation(name string) *mcp.Implementation {
 // directories) are released when ctx ends. New has the signature of
 // servers.Options.Builtin.
 func New(ctx context.Context, spec config.ServerSpec) (*mcp.Server, error) {
-	switch spec.Builtin {
-	case "fs":
-		var o FSOptions
-		if err := decodeOptions(spec, &o); err != nil {
-			return nil, err
-		}
-		return NewFS(ctx, o)
-	case "bash":
-		var o BashOptions
-		if err := decodeOptions(spec, &o); err != nil {
-			return nil, err
-		}
-		return NewBash(o)
-	case "fetch":
-		var o FetchOptions
-		if err := decodeOptions(spec, &o); err != nil {
-			return nil, err
-		}
-		return NewFetch(o)
-	case "todo":
-		var o struct{}
-		if err := decodeOptions(spec, &o); err != nil {
-			return nil, err
-		}
-		return NewTodo(), nil
+	s, err := configure(spec)
+	if err != nil {
+		return nil, err
 	}
-	return nil, unknown(spec)
+	return s.serve(ctx), nil
 }
 
 // Check validates a builtin spec as New would, without keeping anything
-// open, so that a mistake is a config error at start-up naming the file,
-// the server and the field. Errors are *config.Error.
+// open or registering any tool, so that a mistake is a config error at
+// start-up naming the file, the server and the field. Errors are
+// *config.Error.
 func Check(spec config.ServerSpec) error {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	_, err := New(ctx, spec)
+	s, err := configure(spec)
 	if err == nil {
+		s.close()
 		return nil
 	}
 	if ce, ok := err.(*config.Error); ok {
 		return ce
 	}
 	return &config.Error{File: spec.Source, Server: spec.Name, Field: "options", Message: err.Error()}
+}
+
+// configured is a built-in server whose options were read and checked,
+// with what they name opened, before its tools are registered: New goes
+// on to serve it, Check only needs to know that it could.
+type configured interface {
+	// serve registers the tools; ctx is the life of the server.
+	serve(ctx context.Context) *mcp.Server
+	// close releases what configuring opened, for a server never served.
+	close()
+}
+
+// configure reads and checks the options of the server spec names.
+func configure(spec config.ServerSpec) (configured, error) {
+	switch spec.Builtin {
+	case "fs":
+		var o FSOptions
+		if err := decodeOptions(spec, &o); err != nil {
+			return nil, err
+		}
+		return newFSServer(o)
+	case "bash":
+		var o BashOptions
+		if err := decodeOptions(spec, &o); err != nil {
+			return nil, err
+		}
+		return newBashServer(o)
+	case "fetch":
+		var o FetchOptions
+		if err := decodeOptions(spec, &o); err != nil {
+			return nil, err
+		}
+		return newFetchServer(o)
+	case "todo":
+		var o struct{}
+		if err := decodeOptions(spec, &o); err != nil {
+			return nil, err
+		}
+		return newTodoServer(), nil
+	}
+	return nil, unknown(spec)
 }
 
 func unknown(spec config.ServerSpec) error {

@@ -50,6 +50,15 @@ type fetchServer struct {
 
 // NewFetch returns the fetch server.
 func NewFetch(o FetchOptions) (*mcp.Server, error) {
+	s, err := newFetchServer(o)
+	if err != nil {
+		return nil, err
+	}
+	return s.serve(context.Background()), nil
+}
+
+// newFetchServer checks o and fills in the defaults.
+func newFetchServer(o FetchOptions) (*fetchServer, error) {
 	if o.MaxLength < 0 || o.MaxBytes < 0 {
 		return nil, errors.New("max_length and max_bytes must be positive")
 	}
@@ -83,15 +92,22 @@ func NewFetch(o FetchOptions) (*mcp.Server, error) {
 			base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin(),
 		)),
 	}
+	return s, nil
+}
+
+// serve registers the tool; requests end with their calls.
+func (s *fetchServer) serve(context.Context) *mcp.Server {
 	srv := mcp.NewServer(implementation("fetch"), nil)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: "fetch",
 		Description: fmt.Sprintf("Fetch a URL with HTTP GET and return its content: web pages as Markdown, other text as it is. At most %d characters per call; use start_index to read on.",
-			o.MaxLength),
+			s.opts.MaxLength),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(true)},
 	}, s.fetch)
-	return srv, nil
+	return srv
 }
+
+func (s *fetchServer) close() {}
 
 type fetchArgs struct {
 	URL        string `json:"url" jsonschema:"the http or https URL to fetch"`

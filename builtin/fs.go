@@ -53,6 +53,15 @@ type allowedDir struct {
 // NewFS returns the fs server. The allowed directories stay open until
 // ctx ends.
 func NewFS(ctx context.Context, o FSOptions) (*mcp.Server, error) {
+	s, err := newFSServer(o)
+	if err != nil {
+		return nil, err
+	}
+	return s.serve(ctx), nil
+}
+
+// newFSServer opens the allowed directories of o.
+func newFSServer(o FSOptions) (*fsServer, error) {
 	dirs := o.AllowedDirectories
 	if len(dirs) == 0 {
 		wd, err := os.Getwd()
@@ -70,8 +79,13 @@ func NewFS(ctx context.Context, o FSOptions) (*mcp.Server, error) {
 		}
 		s.dirs = append(s.dirs, ad)
 	}
-	context.AfterFunc(ctx, s.close)
+	return s, nil
+}
 
+// serve registers the tools; the allowed directories stay open until ctx
+// ends.
+func (s *fsServer) serve(ctx context.Context) *mcp.Server {
+	context.AfterFunc(ctx, s.close)
 	srv := mcp.NewServer(implementation("fs"), &mcp.ServerOptions{
 		Instructions: "Files in " + s.dirList() + ". Relative paths are taken from " + s.dirs[0].path + ".",
 	})
@@ -98,7 +112,7 @@ func NewFS(ctx context.Context, o FSOptions) (*mcp.Server, error) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "create_directory",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
 		Description: "Create a directory, and its parents if needed. Succeeds if it already exists."}, s.createDirectory)
-	return srv, nil
+	return srv
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -34,13 +34,13 @@ func decodeOptions(spec config.ServerSpec, dst any) error {
 		if name == "" || name == "-" {
 			continue
 		}
-		known[normKey(name)] = name
+		known[config.NormKey(name)] = name
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	renamed := make(map[string]any, len(spec.Options))
 	for k, v := range spec.Options {
-		name, ok := known[normKey(k)]
+		name, ok := known[config.NormKey(k)]
 		if !ok {
 			if len(names) == 0 {
 				return fail(k, "the %s server takes no options: remove it", spec.Builtin)
@@ -78,10 +78,6 @@ func describeType(t reflect.Type) string {
 		return "true or false"
 	}
 	return "a " + t.String()
-}
-
-func normKey(k string) string {
-	return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(k))
 }
 
 // Duration is an option given as seconds (30) or as a Go duration ("30s",

@@ -32,8 +32,12 @@ type todoItem struct {
 }
 
 // NewTodo returns the todo server with an empty list.
-func NewTodo() *mcp.Server {
-	s := &todoServer{next: 1}
+func NewTodo() *mcp.Server { return newTodoServer().serve(context.Background()) }
+
+func newTodoServer() *todoServer { return &todoServer{next: 1} }
+
+// serve registers the tools; the list lives in memory only.
+func (s *todoServer) serve(context.Context) *mcp.Server {
 	srv := mcp.NewServer(implementation("todo"), nil)
 	closed := ptr(false)
 	mcp.AddTool(srv, &mcp.Tool{Name: "list", Description: "Show the task list.",
@@ -46,6 +50,8 @@ func NewTodo() *mcp.Server {
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: closed}}, s.remove)
 	return srv
 }
+
+func (s *todoServer) close() {}
 
 // render shows the list; the caller holds mu.
 func (s *todoServer) render() *mcp.CallToolResult {
@@ -103,9 +109,9 @@ type todoUpdateArgs struct {
 func (s *todoServer) update(_ context.Context, _ *mcp.CallToolRequest, in todoUpdateArgs) (*mcp.CallToolResult, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := s.find(in.ID)
-	if i < 0 {
-		return nil, nil, fmt.Errorf("there is no task %d: list shows the numbers", in.ID)
+	i, err := s.find(in.ID)
+	if err != nil {
+		return nil, nil, err
 	}
 	switch in.Status {
 	case "":
@@ -127,19 +133,20 @@ type todoRemoveArgs struct {
 func (s *todoServer) remove(_ context.Context, _ *mcp.CallToolRequest, in todoRemoveArgs) (*mcp.CallToolResult, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := s.find(in.ID)
-	if i < 0 {
-		return nil, nil, fmt.Errorf("there is no task %d: list shows the numbers", in.ID)
+	i, err := s.find(in.ID)
+	if err != nil {
+		return nil, nil, err
 	}
 	s.items = append(s.items[:i], s.items[i+1:]...)
 	return s.render(), nil, nil
 }
 
-func (s *todoServer) find(id int) int {
+// find returns the index of the task numbered id; the caller holds mu.
+func (s *todoServer) find(id int) (int, error) {
 	for i, it := range s.items {
 		if it.id == id {
-			return i
+			return i, nil
 		}
 	}
-	return -1
+	return -1, fmt.Errorf("there is no task %d: list shows the numbers", id)
 }
