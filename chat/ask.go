@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcphost/mcphost/approval"
+	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -19,14 +20,9 @@ import (
 // and a typed reason the model is told). Ctrl-C cancels the turn. Chat
 // implements approval.Asker with it.
 func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
-	c.mu.Lock()
-	out := c.turnOut
-	c.mu.Unlock()
-	if out != nil {
-		out.Pause()
-	}
+	c.pauseTurn()
 	w := c.opts.Err
-	fmt.Fprintf(w, "\n? %s › %s wants to run", req.Server, req.Tool)
+	fmt.Fprintf(w, "\n? %s wants to run", termtext.Line(req.Server+" › "+req.Tool))
 	if req.Why != "" {
 		fmt.Fprintf(w, " (%s)", ui.Sanitize(req.Why))
 	}
@@ -65,6 +61,17 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 			cancel()
 			return approval.Answer{}, context.Canceled
 		}
+	}
+}
+
+// pauseTurn stops the running turn's spinner, if any, so that a question
+// asked in the middle of the turn has the terminal.
+func (c *Chat) pauseTurn() {
+	c.mu.Lock()
+	out := c.turnOut
+	c.mu.Unlock()
+	if out != nil {
+		out.Pause()
 	}
 }
 

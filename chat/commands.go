@@ -16,6 +16,7 @@ import (
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/session"
+	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -100,9 +101,15 @@ Keys: Enter sends · Alt+Enter or a trailing \ start a new line · Up/Down brows
 	return false
 }
 
+// listedTool is one tool the model sees: its exposed name, its server's
+// own name for it and its description.
+type listedTool struct {
+	exposed, name, description string
+}
+
 // toolsByServer groups the tools the model sees by server, in server order.
-func (c *Chat) toolsByServer() map[string][]string {
-	by := map[string][]string{}
+func (c *Chat) toolsByServer() map[string][]listedTool {
+	by := map[string][]listedTool{}
 	if c.opts.Tools == nil {
 		return by
 	}
@@ -111,7 +118,7 @@ func (c *Chat) toolsByServer() map[string][]string {
 		if !ok {
 			continue
 		}
-		by[server] = append(by[server], tool+"\t"+firstLine(t.Description))
+		by[server] = append(by[server], listedTool{t.Name, tool, t.Description})
 	}
 	return by
 }
@@ -130,14 +137,6 @@ func (c *Chat) cmdTools(_ context.Context, w io.Writer, args []string) bool {
 		return false
 	}
 	costs := c.opts.Runner.ToolTokens()
-	serverCost := map[string]int{}
-	if c.opts.Tools != nil {
-		for _, t := range c.opts.Tools.Tools() {
-			if server, _, ok := c.opts.Tools.Lookup(t.Name); ok {
-				serverCost[server] += costs[t.Name]
-			}
-		}
-	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range statuses {
 		if len(args) > 0 && s.Name != args[0] {
@@ -145,9 +144,13 @@ func (c *Chat) cmdTools(_ context.Context, w io.Writer, args []string) bool {
 		}
 		switch s.State {
 		case servers.StateReady:
-			fmt.Fprintf(tw, "● %s (%d tools, ~%d tokens of context)\n", s.Name, len(by[s.Name]), serverCost[s.Name])
+			cost := 0
 			for _, t := range by[s.Name] {
-				fmt.Fprintf(tw, "    %s\n", ui.Preview(t, 100))
+				cost += costs[t.exposed]
+			}
+			fmt.Fprintf(tw, "● %s (%d tools, ~%d tokens of context)\n", s.Name, len(by[s.Name]), cost)
+			for _, t := range by[s.Name] {
+				fmt.Fprintf(tw, "    %s\n", ui.Preview(t.name+"\t"+firstLine(t.description), 100))
 			}
 		case servers.StateDisabled:
 			fmt.Fprintf(tw, "○ %s (disabled: its tools are hidden from the model; /mcp enable %s)\n", s.Name, s.Name)
@@ -172,7 +175,7 @@ func (c *Chat) describeTool(w io.Writer, name string) bool {
 			continue
 		}
 		found = true
-		fmt.Fprintf(w, "%s › %s (the model calls it %s)\n%s\n", server, tool, t.Name, ui.Sanitize(strings.TrimSpace(t.Description)))
+		fmt.Fprintf(w, "%s (the model calls it %s)\n%s\n", termtext.Line(server+" › "+tool), t.Name, ui.Sanitize(strings.TrimSpace(t.Description)))
 		if len(t.Parameters) > 0 {
 			var schema bytes.Buffer
 			if json.Indent(&schema, t.Parameters, "  ", "  ") == nil {
@@ -420,7 +423,7 @@ func (c *Chat) Complete(input string) []string {
 		if fields[0] == "/tools" {
 			for _, tools := range c.toolsByServer() {
 				for _, t := range tools {
-					pool = append(pool, strings.SplitN(t, "\t", 2)[0])
+					pool = append(pool, t.name)
 				}
 			}
 		}

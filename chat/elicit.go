@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,17 +63,10 @@ func (p schemaProp) choices() []choice {
 	}
 	for _, o := range append(p.OneOf, p.AnyOf...) {
 		if o.Const != nil {
-			out = append(out, choice{o.Const, cmpOr(o.Title, fmt.Sprint(o.Const))})
+			out = append(out, choice{o.Const, cmp.Or(o.Title, fmt.Sprint(o.Const))})
 		}
 	}
 	return out
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Elicit lets the user answer a server's request for input (MCP
@@ -85,12 +79,7 @@ func (c *Chat) Elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitR
 	if req != nil && req.Params != nil {
 		p = *req.Params
 	}
-	c.mu.Lock()
-	out := c.turnOut
-	c.mu.Unlock()
-	if out != nil {
-		out.Pause()
-	}
+	c.pauseTurn()
 	w := c.opts.Err
 	fmt.Fprintf(w, "\n? a server asks: %s\n", ui.Sanitize(p.Message))
 	if p.Mode == "url" || (p.URL != "" && p.RequestedSchema == nil) {

@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 )
 
-// maxHistory bounds the history file; the oldest entries go first.
+// maxHistory bounds the entries loaded from the history file: its newest.
+// The file itself is only ever appended to.
 const maxHistory = 1000
 
 // History is the list of past inputs, oldest first, kept across sessions in

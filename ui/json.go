@@ -65,7 +65,6 @@ const (
 // warnings, final); without, only the final object. Nothing else is
 // written to its writer, so every line parses.
 type JSON struct {
-	out    io.Writer
 	stream bool
 	enc    *json.Encoder
 	mu     sync.Mutex
@@ -76,7 +75,7 @@ type JSON struct {
 func NewJSON(out io.Writer, stream bool, model string) *JSON {
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
-	return &JSON{out: out, stream: stream, enc: enc, final: Final{
+	return &JSON{stream: stream, enc: enc, final: Final{
 		Type: "final", Model: model, ToolCalls: []ToolCallRecord{}, Warnings: []string{},
 	}}
 }

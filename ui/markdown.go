@@ -12,6 +12,9 @@ import (
 // back to the text itself when glamour fails, so the answer is never lost.
 // With noColor the layout is kept but no colours are used.
 func RenderMarkdown(text string, width int, noColor bool) string {
+	if width <= 0 {
+		width = 80
+	}
 	opts := []glamour.TermRendererOption{glamour.WithWordWrap(width)}
 	switch {
 	case noColor:
@@ -22,9 +25,6 @@ func RenderMarkdown(text string, width int, noColor bool) string {
 		opts = append(opts, glamour.WithStandardStyle(styles.DarkStyle))
 	default:
 		opts = append(opts, glamour.WithStandardStyle(styles.LightStyle))
-	}
-	if width <= 0 {
-		width = 80
 	}
 	r, err := glamour.NewTermRenderer(opts...)
 	if err != nil {

@@ -128,12 +128,19 @@ func (o *OneShot) spinner(label string) {
 // can use the terminal; the next event starts it again when needed.
 func (o *OneShot) Pause() { o.spin.Stop() }
 
-// Warn prints a warning on stderr (not in quiet mode).
+// Warn prints a warning on stderr (not in quiet mode), as Warn does.
 func (o *OneShot) Warn(msg string) {
 	o.spin.Stop()
 	if !o.opts.Quiet {
-		fmt.Fprintf(o.opts.Err, "warning: %s\n", msg)
+		Warn(o.opts.Err, msg)
 	}
+}
+
+// Warn prints msg as one "warning: ..." line on w, cleaned with Sanitize:
+// warnings quote servers' errors and requests, which must not drive the
+// terminal.
+func Warn(w io.Writer, msg string) {
+	fmt.Fprintf(w, "warning: %s\n", Sanitize(msg))
 }
 
 // Finish ends the output once the run is over: on a terminal the streamed
@@ -198,11 +205,13 @@ func ToolLine(ev runner.ToolCallFinished) string {
 		args, formatDuration(ev.Duration), Preview(ev.Output, 60))
 }
 
+// toolLabel names a tool call for a person: "server › tool", cleaned, since
+// a tool's own name is whatever its server sent.
 func toolLabel(server, tool, exposed string) string {
 	if server == "" {
 		return exposed
 	}
-	return server + " › " + tool
+	return termtext.Line(server + " › " + tool)
 }
 
 func shortArgs(args map[string]any, limit int) string {

@@ -166,3 +166,13 @@ func TestRenderMarkdownWithoutColour(t *testing.T) {
 		}
 	}
 }
+
+func TestWarningsAndToolNamesCannotDriveTheTerminal(t *testing.T) {
+	var errOut bytes.Buffer
+	o := NewOneShot(OneShotOptions{Out: &bytes.Buffer{}, Err: &errOut})
+	o.Handle(runner.Warning{Message: "server says \x1b]0;pwned\x07hi"})
+	o.Handle(runner.ToolCallFinished{Call: provider.ToolCall{Name: "s__t"}, Server: "s", Tool: "t\x1b[2J\nx"})
+	if got, want := errOut.String(), "warning: server says hi\n✓ s › t x {} · 0µs · \n"; got != want {
+		t.Errorf("stderr = %q, want %q", got, want)
+	}
+}
