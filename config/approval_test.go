@@ -111,9 +111,7 @@ func TestApprovalErrors(t *testing.T) {
 		{"", []string{"--deny-tool", ""}, "--deny-tool is an empty pattern"},
 	}
 	for _, tt := range tests {
-		fx := newFixture(t)
-		write(t, fx.work, ".mcphost.yml", tt.content)
-		fx.args = tt.args
+		fx := settingsFixture(t, tt.content, nil, tt.args)
 		if _, err := fx.load(t); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q %q: err = %v, want %q", tt.content, tt.args, err, tt.want)
 		}

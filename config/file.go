@@ -70,10 +70,6 @@ func (r fileReader) read(path, projectDir string) (*configFile, error) {
 	if !ok {
 		return nil, r.fail(path, "", nil, `the file must hold an object of settings and "mcpServers" at the top level`)
 	}
-	known := map[string]string{}
-	for _, k := range fileKeys() {
-		known[normKey(k)] = k
-	}
 	for _, k := range sortedKeys(top) {
 		nk := normKey(k)
 		if nk == "mcpservers" {
@@ -93,7 +89,7 @@ func (r fileReader) read(path, projectDir string) (*configFile, error) {
 		}
 		// Other keys belong to other tools sharing the file (Claude's
 		// .mcp.json, old mcphost versions), so they are not errors.
-		if key, ok := known[nk]; ok && top[k] != nil {
+		if key, ok := settingKey(k); ok && top[k] != nil {
 			f.settings[key] = top[k]
 		}
 	}

@@ -58,6 +58,19 @@ func fileKeys() []string {
 	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation}
 }
 
+// settingKey returns the setting that k names in a config file or a
+// script, in any spelling (max-steps, max_steps, maxSteps), and whether k
+// names one.
+func settingKey(k string) (string, bool) {
+	nk := normKey(k)
+	for _, key := range fileKeys() {
+		if normKey(key) == nk {
+			return key, true
+		}
+	}
+	return "", false
+}
+
 // RegisterFlags defines all of mcphost's flags on fs, so that their names,
 // defaults and help text live in one place. Load reads them back from the
 // parsed set.

@@ -47,12 +47,35 @@ func (fx *fixture) lookup(k string) (string, bool) {
 
 func (fx *fixture) load(t *testing.T) (*Settings, error) {
 	t.Helper()
+	return fx.loadWith(t, LoadOptions{})
+}
+
+// loadWith loads with opts, its flags, directories and environment the
+// fixture's.
+func (fx *fixture) loadWith(t *testing.T, opts LoadOptions) (*Settings, error) {
+	t.Helper()
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 	RegisterFlags(fs)
 	if err := fs.Parse(fx.args); err != nil {
 		t.Fatalf("parsing %q: %v", fx.args, err)
 	}
-	return Load(LoadOptions{Flags: fs, WorkDir: fx.work, HomeDir: fx.home, Env: fx.lookup})
+	opts.Flags, opts.WorkDir, opts.HomeDir, opts.Env = fs, fx.work, fx.home, fx.lookup
+	return Load(opts)
+}
+
+// settingsFixture is a fixture with a project .mcphost.yml holding file
+// (none when empty), the variables of env and the command line args.
+func settingsFixture(t *testing.T, file string, env map[string]string, args []string) *fixture {
+	t.Helper()
+	fx := newFixture(t)
+	if file != "" {
+		write(t, fx.work, ".mcphost.yml", file)
+	}
+	for k, v := range env {
+		fx.env[k] = v
+	}
+	fx.args = args
+	return fx
 }
 
 func (fx *fixture) mustLoad(t *testing.T) *Settings {

@@ -141,14 +141,17 @@ func Load(opts LoadOptions) (*Settings, error) {
 	if s.SystemPrompt, err = o.systemPrompt(s.SystemPrompt, origins[keySystemPrompt]); err != nil {
 		return nil, err
 	}
-	if s.Servers, err = o.servers(files); err != nil {
-		return nil, err
-	}
-	if !definesServers(files) {
-		s.Servers = o.defaultServers()
-	}
-	if o.Servers != nil {
+	switch {
+	case o.Servers != nil:
+		// The config's servers are not used, so a problem in them (an
+		// unset variable, say) does not stop this run.
 		s.Servers = o.Servers
+	case !definesServers(files):
+		s.Servers = o.defaultServers()
+	default:
+		if s.Servers, err = o.servers(files); err != nil {
+			return nil, err
+		}
 	}
 	if s.Approval, err = o.approval(files); err != nil {
 		return nil, err
@@ -317,13 +320,9 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 // recording the script as their origin. Keys that are not settings are
 // left out, as in config files.
 func (o *LoadOptions) scriptLayer(origins map[string]origin) map[string]any {
-	known := map[string]string{}
-	for _, k := range fileKeys() {
-		known[normKey(k)] = k
-	}
 	layer := map[string]any{}
 	for k, val := range o.Script {
-		if key, ok := known[normKey(k)]; ok && val != nil {
+		if key, ok := settingKey(k); ok && val != nil {
 			layer[key] = val
 			origins[key] = origin{file: o.ScriptFile}
 		}
@@ -483,13 +482,12 @@ func (o *LoadOptions) servers(files []*configFile) ([]ServerSpec, error) {
 			merged[name] = owned{raw, f}
 		}
 	}
-	env := o.Env
 	specs := make([]ServerSpec, 0, len(merged))
 	for _, name := range sortedKeys(merged) {
 		m := merged[name]
 		p := serverParser{
 			source: m.file.path, projectDir: m.file.projectDir,
-			homeDir: o.HomeDir, workDir: o.WorkDir, env: env,
+			homeDir: o.HomeDir, workDir: o.WorkDir, env: o.Env,
 		}
 		spec, err := p.parse(name, m.raw)
 		if err != nil {

@@ -269,14 +269,7 @@ func TestLoadSettingsFromEachLayer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fx := newFixture(t)
-			if tt.file != "" {
-				write(t, fx.work, ".mcphost.yml", tt.file)
-			}
-			for k, v := range tt.env {
-				fx.env[k] = v
-			}
-			fx.args = tt.args
+			fx := settingsFixture(t, tt.file, tt.env, tt.args)
 			if s := fx.mustLoad(t); !tt.check(s) {
 				t.Errorf("unexpected settings: %+v", s)
 			}
@@ -552,14 +545,7 @@ func TestLoadSettingErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fx := newFixture(t)
-			if tt.file != "" {
-				write(t, fx.work, ".mcphost.yml", tt.file)
-			}
-			for k, v := range tt.env {
-				fx.env[k] = v
-			}
-			fx.args = tt.args
+			fx := settingsFixture(t, tt.file, tt.env, tt.args)
 			_, err := fx.load(t)
 			var ce *Error
 			if !errors.As(err, &ce) {

@@ -4,20 +4,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 )
 
 // loadScript loads fx with a script's front matter settings and servers.
 func (fx *fixture) loadScript(t *testing.T, script map[string]any, servers []ServerSpec) (*Settings, error) {
 	t.Helper()
-	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	RegisterFlags(fs)
-	if err := fs.Parse(fx.args); err != nil {
-		t.Fatal(err)
-	}
-	return Load(LoadOptions{Flags: fs, WorkDir: fx.work, HomeDir: fx.home, Env: fx.lookup,
-		Script: script, ScriptFile: filepath.Join(fx.work, "job.sh"), Servers: servers})
+	return fx.loadWith(t, LoadOptions{Script: script, ScriptFile: filepath.Join(fx.work, "job.sh"), Servers: servers})
 }
 
 func TestScriptLayerSitsBetweenFlagsAndTheRest(t *testing.T) {
@@ -59,6 +51,14 @@ func TestScriptServersReplaceTheConfig(t *testing.T) {
 	s, err = fx.loadScript(t, nil, []ServerSpec{})
 	if err != nil || len(s.Servers) != 0 {
 		t.Errorf("an empty mcpServers in a script: servers %+v, err %v; want none", s.Servers, err)
+	}
+	// The config's servers are not used, so their problems do not count.
+	write(t, fx.work, ".mcp.json", `{"mcpServers": {"a": {"command": "a", "env": {"TOKEN": "${UNSET_TOKEN}"}}}}`)
+	if s, err = fx.loadScript(t, nil, mine); err != nil || len(s.Servers) != 1 {
+		t.Errorf("a broken config server with the script's servers: servers %+v, err %v; want the script's", s.Servers, err)
+	}
+	if _, err = fx.load(t); err == nil || !strings.Contains(err.Error(), "UNSET_TOKEN") {
+		t.Errorf("the broken config server used: err = %v, want one naming UNSET_TOKEN", err)
 	}
 }
 

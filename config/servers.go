@@ -133,7 +133,7 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 		return ServerSpec{}, err
 	}
 	if v, ok := e.get("timeout"); ok {
-		if spec.StartTimeout, err = p.timeout(name, v); err != nil {
+		if spec.StartTimeout, err = p.duration(name, "timeout", v); err != nil {
 			return ServerSpec{}, err
 		}
 	}
@@ -417,12 +417,6 @@ func (p *serverParser) stringList(name string, e entry, field string) ([]string,
 		out = append(out, s)
 	}
 	return out, nil
-}
-
-// timeout reads a start timeout in seconds (a number or numeric string) or
-// as a Go duration such as "45s" or "2m".
-func (p *serverParser) timeout(name string, v any) (time.Duration, error) {
-	return p.duration(name, "timeout", v)
 }
 
 // count reads a whole number no smaller than lowest (a number or a

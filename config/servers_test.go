@@ -58,7 +58,7 @@ func TestTimeout(t *testing.T) {
 	}
 	p := &serverParser{source: "f"}
 	for _, tt := range tests {
-		got, err := p.timeout("s", tt.in)
+		got, err := p.duration("s", "timeout", tt.in)
 		if (err == nil) != tt.ok || got != tt.want {
 			t.Errorf("timeout(%v) = %v, %v; want %v, ok=%v", tt.in, got, err, tt.want, tt.ok)
 		}
