@@ -84,11 +84,7 @@ func startApp(ctx context.Context, settings *config.Settings, logger *slog.Logge
 		return a, err
 	}
 	a.setElicitor(elicit.Handler(settings.Elicitation, warn))
-	a.manager = servers.NewManager(settings.Servers, servers.Options{
-		ClientName: "mcphost", ClientVersion: version, Logger: logger,
-		Builtin:     builtin.New,
-		Elicitation: a.elicit,
-	})
+	a.manager = newManager(settings.Servers, logger, a.elicit)
 	a.tools = a.withApproval(warn)
 
 	// The servers start while Ollama describes the model: start-up costs
@@ -132,6 +128,17 @@ func startApp(ctx context.Context, settings *config.Settings, logger *slog.Logge
 		ResultBudget: settings.MaxResultBytes,
 	})
 	return a, nil
+}
+
+// newManager returns the manager of specs for every command: mcphost's
+// client identity, its built-in servers, and elicit answering the
+// servers' requests for input.
+func newManager(specs []config.ServerSpec, logger *slog.Logger, elicit elicitFunc) *servers.Manager {
+	return servers.NewManager(specs, servers.Options{
+		ClientName: "mcphost", ClientVersion: version, Logger: logger,
+		Builtin:     builtin.New,
+		Elicitation: elicit,
+	})
 }
 
 // numCtx is the context window to ask for: the model's maximum, capped so

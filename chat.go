@@ -33,8 +33,7 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 		case <-started:
 		}
 	}()
-	warn := func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", ui.Sanitize(msg)) }
-	a, err := startApp(startCtx, settings, logger, warn)
+	a, err := startApp(startCtx, settings, logger, func(msg string) { ui.Warn(stderr, msg) })
 	close(started)
 	signal.Stop(interrupts)
 	if a != nil {

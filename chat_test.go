@@ -16,6 +16,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/mcphost/mcphost/mcptest"
 	"github.com/mcphost/mcphost/ollamatest"
 )
 
@@ -97,69 +98,47 @@ func (term *terminal) screen() string {
 // event to wait on) and returns it.
 func (term *terminal) waitFor(want string) string {
 	term.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		s := term.screen()
-		if strings.Contains(s, want) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			term.t.Fatalf("the terminal never showed %q; it shows:\n%s", want, s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return term.waitForCount(want, 1)
 }
 
 // waitForCount waits until want appears n times.
 func (term *terminal) waitForCount(want string, n int) string {
 	term.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		s := term.screen()
-		if strings.Count(s, want) >= n {
-			return s
+	var s string
+	if !poll(50*time.Millisecond, func() bool { s = term.screen(); return strings.Count(s, want) >= n }) {
+		if n == 1 {
+			term.t.Fatalf("the terminal never showed %q; it shows:\n%s", want, s)
 		}
-		if time.Now().After(deadline) {
-			term.t.Fatalf("the terminal never showed %q %d times; it shows:\n%s", want, n, s)
-		}
-		time.Sleep(50 * time.Millisecond)
+		term.t.Fatalf("the terminal never showed %q %d times; it shows:\n%s", want, n, s)
 	}
+	return s
 }
 
 // waitExit waits for mcphost to exit and returns its exit status.
 func (term *terminal) waitExit() int {
 	term.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if data, err := os.ReadFile(term.exitFile); err == nil && len(data) > 0 {
-			code, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-			return code
-		}
-		if time.Now().After(deadline) {
-			term.t.Fatalf("mcphost did not exit; the terminal shows:\n%s", term.screen())
-		}
-		time.Sleep(50 * time.Millisecond)
+	var data []byte
+	if !poll(50*time.Millisecond, func() bool { data, _ = os.ReadFile(term.exitFile); return len(data) > 0 }) {
+		term.t.Fatalf("mcphost did not exit; the terminal shows:\n%s", term.screen())
 	}
+	code, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return code
+}
+
+// chatEnv is the environment of a chat against the Ollama at host.
+func chatEnv(t *testing.T, host string) []string {
+	return []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color"}
 }
 
 // chatSetup writes a config with server-everything wrapped so its PID and
-// a grandchild's land in a file, and returns the dir and the env.
-func chatSetup(t *testing.T, ollama *ollamatest.Server) (dir, pids string, env []string) {
-	return chatSetupWithHost(t, ollama.URL)
-}
-
-func assertNoLeftovers(t *testing.T, pidFile string) {
-	t.Helper()
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("the server never started: %v", err)
-	}
-	for _, field := range strings.Fields(string(data)) {
-		pid, _ := strconv.Atoi(field)
-		if alive(pid) {
-			t.Errorf("process %d outlived mcphost", pid)
-		}
-	}
+// a grandchild's land in a file, and returns the dir, the pid file and the
+// env of a chat against the Ollama at host.
+func chatSetup(t *testing.T, host string) (dir, pids string, env []string) {
+	dir = t.TempDir()
+	pids = filepath.Join(dir, "pids")
+	script := fmt.Sprintf(`(sleep 300) & echo $$ $! >> %s; exec %s`, pids, mcptest.NPMBin(t, "mcp-server-everything"))
+	writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers":{"everything":{"command":"sh","args":["-c",%q]}}}`, script))
+	return dir, pids, chatEnv(t, host)
 }
 
 func TestChatTwoTurnsWithAToolCall(t *testing.T) {
@@ -170,7 +149,7 @@ func TestChatTwoTurnsWithAToolCall(t *testing.T) {
 		ollamatest.Reply{Content: "The server said **hi there**."},
 		ollamatest.Reply{Content: "Second answer."},
 	)
-	dir, pids, env := chatSetup(t, ollama)
+	dir, pids, env := chatSetup(t, ollama.URL)
 	term := startTerminal(t, dir, env, "-m", "ollama:tiny")
 	term.waitFor("1/1 servers ready")
 
@@ -215,7 +194,7 @@ func TestChatTwoTurnsWithAToolCall(t *testing.T) {
 func TestChatDisableHidesTools(t *testing.T) {
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
-	dir, _, env := chatSetup(t, ollama)
+	dir, _, env := chatSetup(t, ollama.URL)
 	term := startTerminal(t, dir, env, "-m", "tiny")
 	term.waitFor("servers ready")
 
@@ -240,7 +219,7 @@ func TestChatCtrlCCancelsASlowToolCall(t *testing.T) {
 		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__trigger-long-running-operation", map[string]any{"duration": 60, "steps": 60})}},
 		ollamatest.Reply{Content: "Still here."},
 	)
-	dir, pids, env := chatSetup(t, ollama)
+	dir, pids, env := chatSetup(t, ollama.URL)
 	term := startTerminal(t, dir, env, "-m", "tiny")
 	term.waitFor("servers ready")
 
@@ -277,7 +256,7 @@ func TestChatCtrlCCancelsASlowToolCall(t *testing.T) {
 func TestChatEndsCleanlyOnSIGHUP(t *testing.T) {
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
-	dir, pids, env := chatSetup(t, ollama)
+	dir, pids, env := chatSetup(t, ollama.URL)
 	term := startTerminal(t, dir, env, "-m", "tiny")
 	term.waitFor("servers ready")
 	if err := syscall.Kill(term.pid(), syscall.SIGHUP); err != nil {
@@ -300,7 +279,7 @@ func TestChatAsksBeforeRunningATool(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	writeConfig(t, dir, ".mcphost.yml", "approval:\n  ask: [\"everything__echo\"]\n")
-	env := []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + ollama.URL, "NO_COLOR=1", "TERM=xterm-256color"}
+	env := chatEnv(t, ollama.URL)
 	term := startTerminal(t, dir, env, "-m", "tiny")
 	term.waitFor("servers ready")
 
@@ -346,7 +325,7 @@ func TestChatFillsAnElicitationForm(t *testing.T) {
 	)
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
-	env := []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + ollama.URL, "NO_COLOR=1", "TERM=xterm-256color"}
+	env := chatEnv(t, ollama.URL)
 	term := startTerminal(t, dir, env, "-m", "tiny", "--allow-tool", "everything__*")
 	term.waitFor("servers ready")
 

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -527,9 +526,7 @@ func TestFaultSignals(t *testing.T) {
 			ollama := ollamatest.NewServer()
 			defer ollama.Close()
 			ollama.Enqueue(calls(ollamatest.Call("f__hang", nil)))
-			cmd := exec.Command(binary, faultArgs()...)
-			cmd.Dir = e.dir
-			cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "OLLAMA_HOST="+ollama.URL, "NO_COLOR=1")
+			cmd := invocation{args: faultArgs(), dir: e.dir, host: ollama.URL}.command(t)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {

@@ -27,7 +27,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcphost/mcphost/budget"
-	"github.com/mcphost/mcphost/builtin"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/elicit"
 	"github.com/mcphost/mcphost/secret"
@@ -119,8 +118,7 @@ func runInspect(fs *pflag.FlagSet, adhoc adhocFlags, stdin, stdout, stderr *os.F
 		return exitUsage
 	}
 	mask := secret.FromServers(settings.Servers)
-	logger := newLogger(stderr, settings.Debug)
-	logger = slog.New(mask.Handler(logger.Handler()))
+	logger := newLogger(stderr, settings.Debug, mask)
 	defer logResources(logger)
 
 	in := &inspector{settings: settings, logger: logger, mask: mask, adhoc: spec,
@@ -149,7 +147,7 @@ func runInspect(fs *pflag.FlagSet, adhoc adhocFlags, stdin, stdout, stderr *os.F
 
 // warn prints a problem that does not stop the command.
 func (in *inspector) warn(msg string) {
-	fmt.Fprintf(in.stderr, "warning: %s\n", ui.Sanitize(in.mask.String(msg)))
+	ui.Warn(in.stderr, in.mask.String(msg))
 }
 
 // start starts specs and returns their manager (to be closed) and the
@@ -161,14 +159,8 @@ func (in *inspector) start(ctx context.Context, specs []config.ServerSpec) (*ser
 		// asked for the whole result.
 		specs[i].MaxResultBytes = math.MaxInt32
 	}
-	newManager := func(specs []config.ServerSpec) *servers.Manager {
-		return servers.NewManager(specs, servers.Options{
-			ClientName: "mcphost", ClientVersion: version, Logger: in.logger,
-			Builtin:     builtin.New,
-			Elicitation: elicit.Handler(in.settings.Elicitation, in.warn),
-		})
-	}
-	m := newManager(specs)
+	elicitation := elicit.Handler(in.settings.Elicitation, in.warn)
+	m := newManager(specs, in.logger, elicitation)
 	errs := m.Start(ctx)
 	var dial *net.OpError
 	if len(errs) == 0 || in.adhoc == nil || in.adhoc.Transport != config.TransportHTTP || ctx.Err() != nil ||
@@ -181,7 +173,7 @@ func (in *inspector) start(ctx context.Context, specs []config.ServerSpec) (*ser
 	m.Close()
 	sse := specs[0]
 	sse.Transport = config.TransportSSE
-	m2 := newManager([]config.ServerSpec{sse})
+	m2 := newManager([]config.ServerSpec{sse}, in.logger, elicitation)
 	errs2 := m2.Start(ctx)
 	if len(errs2) == 0 {
 		return m2, nil

@@ -134,28 +134,30 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		fmt.Fprintf(stderr, "mcphost: %v\n", err)
 		return exitUsage
 	}
-	logger := newLogger(stderr, settings.Debug)
-	// A header or env value from the config never reaches the log.
-	logger = slog.New(secret.FromServers(settings.Servers).Handler(logger.Handler()))
+	logger := newLogger(stderr, settings.Debug, secret.FromServers(settings.Servers))
 	defer logResources(logger)
-	for _, f := range settings.Files {
-		logger.Debug("config file read", "file", f)
-	}
+	logConfigFiles(logger, settings)
 
 	prompt, err := readPrompt(settings.Prompt, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcphost: %v\n", err)
 		return exitUsage
 	}
-	if prompt == "" {
-		if isTerminal(stdin) && isTerminal(stdout) {
-			return runChat(settings, logger, stdin, stdout, stderr)
-		}
-		fmt.Fprintln(stderr, "mcphost: no prompt: give one with -p \"…\" or on stdin, or run mcphost in a terminal for a chat")
-		return exitUsage
-	}
+	return answer(settings, logger, prompt, stdin, stdout, stderr,
+		`no prompt: give one with -p "…" or on stdin, or run mcphost in a terminal for a chat`)
+}
 
-	return runOneShot(settings, logger, prompt, stdout, stderr)
+// answer answers prompt once, or, without one, opens the chat when there
+// is a terminal to chat in; otherwise noPrompt is the usage error.
+func answer(settings *config.Settings, logger *slog.Logger, prompt string, stdin, stdout, stderr *os.File, noPrompt string) int {
+	if prompt != "" {
+		return runOneShot(settings, logger, prompt, stdout, stderr)
+	}
+	if isTerminal(stdin) && isTerminal(stdout) {
+		return runChat(settings, logger, stdin, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "mcphost: %s\n", noPrompt)
+	return exitUsage
 }
 
 // reportExit prints err (if any) as one line on stderr and returns the exit
@@ -248,12 +250,21 @@ func errorText(err error) string {
 	return strings.ReplaceAll(err.Error(), "\n", " ")
 }
 
-func newLogger(w io.Writer, debug bool) *slog.Logger {
+// newLogger is the log on w: warnings, and with --debug everything. mask
+// keeps the config's header and env values out of it.
+func newLogger(w io.Writer, debug bool, mask *secret.Masker) *slog.Logger {
 	level := slog.LevelWarn
 	if debug {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+	return slog.New(mask.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
+}
+
+// logConfigFiles writes the config files that were read to the --debug log.
+func logConfigFiles(l *slog.Logger, settings *config.Settings) {
+	for _, f := range settings.Files {
+		l.Debug("config file read", "file", f)
+	}
 }
 
 // logResources writes mcphost's own peak memory to the --debug log; the

@@ -59,7 +59,9 @@ type outcome struct {
 	code           int
 }
 
-func runBinary(t *testing.T, inv invocation) outcome {
+// command is the mcphost command of inv, not yet started, its output not
+// yet connected.
+func (inv invocation) command(t *testing.T) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(binary, inv.args...)
 	cmd.Dir = inv.dir
@@ -75,6 +77,12 @@ func runBinary(t *testing.T, inv invocation) outcome {
 	if inv.stdin != "" {
 		cmd.Stdin = strings.NewReader(inv.stdin)
 	}
+	return cmd
+}
+
+func runBinary(t *testing.T, inv invocation) outcome {
+	t.Helper()
+	cmd := inv.command(t)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -315,14 +323,17 @@ func TestProviderErrors(t *testing.T) {
 }
 
 // closedPort returns the URL of a loopback port nothing listens on.
-func closedPort(t *testing.T) string {
+func closedPort(t *testing.T) string { return "http://" + freeAddr(t) }
+
+// freeAddr returns a loopback host:port nothing listens on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := "http://" + l.Addr().String()
-	l.Close()
-	return url
+	defer l.Close()
+	return l.Addr().String()
 }
 
 func TestModelWithoutToolsGetsAWarningAndNoTools(t *testing.T) {
@@ -425,9 +436,7 @@ func TestNoChildOutlivesMcphost(t *testing.T) {
 			script := fmt.Sprintf(`trap '' TERM; (trap '' TERM; sleep 300) & echo $$ $! > %s; exec %s`, pids, mcptest.NPMBin(t, "mcp-server-everything"))
 			writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers":{"wrapped":{"command":"sh","args":["-c",%q]}}}`, script))
 
-			cmd := exec.Command(binary, "-m", "tiny", "-p", "hi")
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "OLLAMA_HOST="+ollama.URL)
+			cmd := invocation{args: []string{"-m", "tiny", "-p", "hi"}, dir: dir, host: ollama.URL}.command(t)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
@@ -445,17 +454,7 @@ func TestNoChildOutlivesMcphost(t *testing.T) {
 			if !interrupt && code != 0 {
 				t.Errorf("exit %d, stderr %q", code, stderr.String())
 			}
-			data, err := os.ReadFile(pids)
-			if err != nil {
-				t.Fatalf("the server never started: %v", err)
-			}
-			for _, field := range strings.Fields(string(data)) {
-				pid, _ := strconv.Atoi(field)
-				if alive(pid) {
-					t.Errorf("process %d outlived mcphost", pid)
-					syscall.Kill(pid, syscall.SIGKILL)
-				}
-			}
+			assertNoLeftovers(t, pids)
 		})
 	}
 }
@@ -472,15 +471,41 @@ func alive(pid int) bool {
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
+// assertNoLeftovers checks that none of the processes whose pids a server
+// wrote to pidFile outlived mcphost, and kills those that did.
+func assertNoLeftovers(t *testing.T, pidFile string) {
+	t.Helper()
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the server never started: %v", err)
+	}
+	for _, field := range strings.Fields(string(data)) {
+		pid, _ := strconv.Atoi(field)
+		if alive(pid) {
+			t.Errorf("process %d outlived mcphost", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
 // waitFor polls cond: the condition lives in another process, so there is
 // no channel to wait on.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
+	if !poll(10*time.Millisecond, cond) {
+		t.Fatal("condition not met within 30s")
+	}
+}
+
+// poll calls cond every interval until it holds, for at most 30 seconds,
+// and reports whether it did.
+func poll(interval time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 30s")
+			return false
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(interval)
 	}
+	return true
 }

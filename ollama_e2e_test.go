@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -130,15 +129,6 @@ func (r *statusRecorder) Flush() {
 	if f, ok := r.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
-}
-
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // createModel generates another tiny model and creates it in the server,
@@ -259,14 +249,10 @@ func childPIDs(pid int) []int {
 	return out
 }
 
-func everythingConfig(t *testing.T, dir string) {
-	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
-}
-
 func TestRealOllamaOneShotToolCall(t *testing.T) {
 	o := startRealOllama(t, "tiny", "-call", `everything__echo={"message":"hello"}`, "-answer", "Echoed hello.")
 	dir := t.TempDir()
-	everythingConfig(t, dir)
+	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	out := runBinary(t, invocation{args: []string{"-m", "ollama:tiny", "-p", "echo hello"}, dir: dir, host: o.URL})
 	if out.code != 0 || out.stdout != "Echoed hello.\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
@@ -317,7 +303,7 @@ func TestRealOllamaParallelCallsReturnInOrder(t *testing.T) {
 	steps := `[[{"name":"everything__get-sum","arguments":{"a":2,"b":3}},{"name":"everything__echo","arguments":{"message":"second"}}]]`
 	o := startRealOllama(t, "tiny", "-calls-json", steps, "-answer", "Both done.")
 	dir := t.TempDir()
-	everythingConfig(t, dir)
+	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "both"}, dir: dir, host: o.URL})
 	if out.code != 0 || out.stdout != "Both done.\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
@@ -333,7 +319,7 @@ func TestRealOllamaParallelCallsReturnInOrder(t *testing.T) {
 func TestRealOllamaPipedStdin(t *testing.T) {
 	o := startRealOllama(t, "tiny", "-call", `everything__echo={"message":"piped"}`, "-answer", "Piped done.")
 	dir := t.TempDir()
-	everythingConfig(t, dir)
+	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	for _, inv := range []invocation{
 		{args: []string{"-m", "tiny"}, stdin: "summarise this\n"},
 		{args: []string{"-m", "tiny", "-p", "Write a commit message"}, stdin: "+a line\n"},
@@ -358,7 +344,7 @@ func TestRealOllamaModelWithoutTools(t *testing.T) {
 	o := startRealOllama(t, "tiny")
 	o.createPlainModel("plain", "Plain answer.")
 	dir := t.TempDir()
-	everythingConfig(t, dir)
+	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	out := runBinary(t, invocation{args: []string{"-m", "plain", "-p", "hi"}, dir: dir, host: o.URL})
 	if out.code != 0 || out.stdout != "Plain answer.\n" || !strings.Contains(out.stderr, `model "plain" does not support tools`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
@@ -387,10 +373,8 @@ func TestRealOllamaMissingModel(t *testing.T) {
 func TestRealOllamaStreamsTheAnswer(t *testing.T) {
 	o := startRealOllama(t, "tiny", "-call", `everything__trigger-long-running-operation={"duration":2,"steps":2}`, "-answer", "Streamed answer.")
 	dir := t.TempDir()
-	everythingConfig(t, dir)
-	cmd := exec.Command(binary, "-m", "tiny", "-p", "go", "--output", "stream-json")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "OLLAMA_HOST="+o.URL)
+	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
+	cmd := invocation{args: []string{"-m", "tiny", "-p", "go", "--output", "stream-json"}, dir: dir, host: o.URL}.command(t)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -431,7 +415,7 @@ func TestRealOllamaStreamsTheAnswer(t *testing.T) {
 func TestRealOllamaChatWithModelSwitch(t *testing.T) {
 	o := startRealOllama(t, "tiny-a", "-call", `everything__echo={"message":"from a"}`, "-answer", "Answer from A.")
 	o.createModel("tiny-b", "-call", `everything__echo={"message":"from b"}`, "-answer", "Answer from B.")
-	dir, pids, env := chatSetupWithHost(t, o.URL)
+	dir, pids, env := chatSetup(t, o.URL)
 	term := startTerminal(t, dir, env, "-m", "ollama:tiny-a")
 	term.waitFor("servers ready")
 	term.typeLine("first question")
@@ -456,12 +440,10 @@ func TestRealOllamaChatWithModelSwitch(t *testing.T) {
 
 func TestRealOllamaKilledDuringARun(t *testing.T) {
 	o := startRealOllama(t, "tiny", "-call", `everything__trigger-long-running-operation={"duration":3,"steps":3}`, "-answer", "never")
-	dir, pids, _ := chatSetupWithHost(t, o.URL)
-	cmd := exec.Command(binary, "-m", "tiny", "-p", "run it")
-	cmd.Dir = dir
+	dir, pids, _ := chatSetup(t, o.URL)
 	// Straight to Ollama, not through the recording proxy, so mcphost sees
 	// the refused connection a dead Ollama gives.
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "OLLAMA_HOST=http://"+o.addr)
+	cmd := invocation{args: []string{"-m", "tiny", "-p", "run it"}, dir: dir, host: "http://" + o.addr}.command(t)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -497,16 +479,4 @@ func waitForFile(t *testing.T, path string) {
 		st, err := os.Stat(path)
 		return err == nil && st.Size() > 0
 	})
-}
-
-// chatSetupWithHost writes a config with server-everything wrapped so its
-// PID and a grandchild's land in a file, and returns the dir, the pid file
-// and the env of a chat against the Ollama at host.
-func chatSetupWithHost(t *testing.T, host string) (dir, pids string, env []string) {
-	dir = t.TempDir()
-	pids = filepath.Join(dir, "pids")
-	script := fmt.Sprintf(`(sleep 300) & echo $$ $! >> %s; exec %s`, pids, mcptest.NPMBin(t, "mcp-server-everything"))
-	writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers":{"everything":{"command":"sh","args":["-c",%q]}}}`, script))
-	env = []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color"}
-	return dir, pids, env
 }

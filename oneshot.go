@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -25,14 +24,13 @@ func runOneShot(settings *config.Settings, logger *slog.Logger, prompt string, s
 	defer stop()
 
 	var (
-		text     *ui.OneShot
 		jsonOut  *ui.JSON
 		handle   func(runner.Event)
 		warn     func(string)
 		finished func(res runner.Result, err error, code int)
 	)
 	if settings.Output == config.OutputText {
-		text = ui.NewOneShot(ui.OneShotOptions{
+		text := ui.NewOneShot(ui.OneShotOptions{
 			Out: stdout, Err: stderr,
 			OutTTY: isTerminal(stdout), ErrTTY: isTerminal(stderr),
 			Width: terminalWidth(stdout), NoColor: os.Getenv("NO_COLOR") != "",
@@ -46,7 +44,7 @@ func runOneShot(settings *config.Settings, logger *slog.Logger, prompt string, s
 		warn = func(msg string) {
 			jsonOut.Warn(msg)
 			if !settings.Quiet {
-				stderrWarn(stderr, msg)
+				ui.Warn(stderr, msg) // for the person watching a JSON run
 			}
 		}
 		finished = func(res runner.Result, err error, code int) {
@@ -54,27 +52,26 @@ func runOneShot(settings *config.Settings, logger *slog.Logger, prompt string, s
 		}
 	}
 
+	// fail ends a run that failed before the model was called; a JSON
+	// run still prints its final object.
+	fail := func(err error) int {
+		code := reportExit(stderr, ctx, err)
+		finished(runner.Result{}, err, code)
+		return code
+	}
 	a, err := startApp(ctx, settings, logger, warn)
 	if a != nil {
 		defer a.Close()
 	}
 	if err != nil {
-		code := reportExit(stderr, ctx, err)
-		if jsonOut != nil {
-			finished(runner.Result{}, err, code)
-		}
-		return code
+		return fail(err)
 	}
 	if jsonOut != nil {
 		jsonOut.Start(serverInfos(a.manager.Status()), toolNames(a.tools.Tools()))
 	}
 	if settings.Session != "" {
 		if err := loadSession(a.runner, settings.Session); err != nil {
-			code := reportExit(stderr, ctx, &codedError{exitUsage, err})
-			if jsonOut != nil {
-				finished(runner.Result{}, err, code)
-			}
-			return code
+			return fail(&codedError{exitUsage, err})
 		}
 	}
 
@@ -141,9 +138,4 @@ func toolNames(tools []provider.Tool) []string {
 		out = append(out, t.Name)
 	}
 	return out
-}
-
-// stderrWarn prints a warning for the person watching a JSON run.
-func stderrWarn(w *os.File, msg string) {
-	fmt.Fprintf(w, "warning: %s\n", ui.Sanitize(msg))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -51,13 +50,10 @@ func runScript(fs *pflag.FlagSet, vars map[string]string, stdin, stdout, stderr 
 	if err != nil {
 		return fail(err)
 	}
-	logger := newLogger(stderr, settings.Debug)
-	logger = slog.New(secret.FromServers(settings.Servers).Handler(logger.Handler()))
+	logger := newLogger(stderr, settings.Debug, secret.FromServers(settings.Servers))
 	defer logResources(logger)
 	logger.Debug("script read", "file", abs, "servers_from_script", f.Servers != nil)
-	for _, file := range settings.Files {
-		logger.Debug("config file read", "file", file)
-	}
+	logConfigFiles(logger, settings)
 
 	// -p on the command line wins over the script's prompt.
 	prompt := settings.Prompt
@@ -67,11 +63,6 @@ func runScript(fs *pflag.FlagSet, vars map[string]string, stdin, stdout, stderr 
 	if prompt, err = readPrompt(prompt, stdin); err != nil {
 		return fail(err)
 	}
-	if prompt == "" {
-		if isTerminal(stdin) && isTerminal(stdout) {
-			return runChat(settings, logger, stdin, stdout, stderr)
-		}
-		return fail(fmt.Errorf("%s has no prompt: write it after the front matter or as \"prompt:\", give -p \"…\", or run the script in a terminal for a chat", path))
-	}
-	return runOneShot(settings, logger, prompt, stdout, stderr)
+	return answer(settings, logger, prompt, stdin, stdout, stderr,
+		path+` has no prompt: write it after the front matter or as "prompt:", give -p "…", or run the script in a terminal for a chat`)
 }
