@@ -174,6 +174,7 @@ func (p *proc) start() error {
 func (p *proc) reap() {
 	_ = p.cmd.Wait()
 	p.killGroup()
+	waitGroupGone(p.cmd.Process.Pid, killGrace)
 	close(p.exited)
 	time.Sleep(orphanDrain)
 	p.stdout.Close()
