@@ -124,7 +124,7 @@ func startApp(ctx context.Context, settings *config.Settings, logger *slog.Logge
 		Model:        info,
 		SystemPrompt: settings.SystemPrompt,
 		MaxSteps:     settings.MaxSteps,
-		NumCtx:       numCtx(info, settings.NumCtx),
+		NumCtx:       settings.NumCtx,
 		ResultBudget: settings.MaxResultBytes,
 	})
 	return a, nil
@@ -139,15 +139,6 @@ func newManager(specs []config.ServerSpec, logger *slog.Logger, elicit elicitFun
 		Builtin:     builtin.New,
 		Elicitation: elicit,
 	})
-}
-
-// numCtx is the context window to ask for: the model's maximum, capped so
-// a laptop is not run out of memory.
-func numCtx(info provider.ModelInfo, limit int) int {
-	if info.ContextLength > 0 && (limit == 0 || info.ContextLength < limit) {
-		return info.ContextLength
-	}
-	return limit
 }
 
 // Close shuts down every MCP server, then closes the audit log.

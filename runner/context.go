@@ -38,7 +38,7 @@ func (r *Runner) fit(tools []provider.Tool, ts *toolSet, emit func(Event)) ([]pr
 	for _, n := range est {
 		total += n
 	}
-	window := r.opts.NumCtx
+	window := r.window()
 	if window <= 0 {
 		return r.history, total
 	}

@@ -80,13 +80,25 @@ type Options struct {
 	// DefaultMaxSteps. One more call, without tools, asks for the final
 	// answer when the limit is reached.
 	MaxSteps int
-	// NumCtx is the context window to ask for; 0 leaves the backend
-	// default, and turns off history trimming, which needs to know it.
+	// NumCtx caps the context window asked for: the window is the
+	// model's trained length (Model.ContextLength) when that is smaller,
+	// so a switch to another model (SetModel) gets its own window. 0 asks
+	// for the model's trained length; with that unknown too, the backend
+	// default is left and history trimming, which needs it, is off.
 	NumCtx int
 	// ResultBudget caps the bytes of one tool result sent to the model;
 	// a longer result is cut in the middle with a visible marker. 0 means
-	// DefaultResultBudget(NumCtx); a negative value means no cap.
+	// DefaultResultBudget of the window; a negative value means no cap.
 	ResultBudget int
+}
+
+// ContextWindow is the num_ctx to ask for a model: its trained length,
+// capped by limit (0: no cap); limit when the length is unknown.
+func ContextWindow(m provider.ModelInfo, limit int) int {
+	if m.ContextLength > 0 && (limit == 0 || m.ContextLength < limit) {
+		return m.ContextLength
+	}
+	return limit
 }
 
 // DefaultResultBudget is the result cap for a context window of numCtx
@@ -127,9 +139,6 @@ func New(p provider.Provider, tools Toolbox, opts Options) *Runner {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
 	}
-	if opts.ResultBudget == 0 {
-		opts.ResultBudget = DefaultResultBudget(opts.NumCtx)
-	}
 	r := &Runner{provider: p, tools: tools, opts: opts}
 	r.Reset()
 	return r
@@ -165,6 +174,17 @@ func (r *Runner) Model() provider.ModelInfo { return r.opts.Model }
 func (r *Runner) SetModel(m provider.ModelInfo) {
 	r.opts.Model = m
 	r.estimator = budget.Estimator{}
+}
+
+// window is the context window asked of the current model.
+func (r *Runner) window() int { return ContextWindow(r.opts.Model, r.opts.NumCtx) }
+
+// resultBudget is the cap on one tool result for the current model.
+func (r *Runner) resultBudget() int {
+	if r.opts.ResultBudget != 0 {
+		return r.opts.ResultBudget
+	}
+	return DefaultResultBudget(r.window())
 }
 
 // Result summarises one Run.
@@ -219,20 +239,20 @@ func (r *Runner) Run(ctx context.Context, prompt string, emit func(Event)) (Resu
 			msgs = append(msgs[:len(msgs):len(msgs)], provider.Message{Role: provider.RoleUser, Content: finalPrompt})
 			raw += budget.Message(msgs[len(msgs)-1])
 		}
-		emit(ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.opts.NumCtx})
+		emit(ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.window()})
 		hold := newHoldback(emit, tools != nil)
 		resp, err := r.provider.Chat(ctx, provider.Request{
 			Model:    r.opts.Model.Name,
 			Messages: msgs,
 			Tools:    tools,
-			NumCtx:   r.opts.NumCtx,
+			NumCtx:   r.window(),
 			Think:    r.opts.Model.Has(provider.CapabilityThinking),
 		}, hold.delta)
 		res.Steps = step
 		if err != nil {
 			return res, err
 		}
-		r.estimator.Observe(raw, resp.Usage.PromptTokens, r.opts.NumCtx)
+		r.estimator.Observe(raw, resp.Usage.PromptTokens, r.window())
 		res.Usage = res.Usage.Add(resp.Usage)
 		msg := resp.Message
 		msg.Role = provider.RoleAssistant
@@ -462,9 +482,9 @@ func (r *Runner) callOne(ctx context.Context, call provider.ToolCall) ToolOutput
 		if ctx.Err() != nil {
 			return ToolOutput{Text: "the call was cancelled by the user", IsError: true}
 		}
-		return ToolOutput{Text: budget.Cut(termtext.Clean(err.Error()), r.opts.ResultBudget), IsError: true}
+		return ToolOutput{Text: budget.Cut(termtext.Clean(err.Error()), r.resultBudget()), IsError: true}
 	}
 	out := ConvertResult(result, r.opts.Model.Has(provider.CapabilityVision))
-	out.Text = budget.Cut(termtext.Clean(out.Text), r.opts.ResultBudget)
+	out.Text = budget.Cut(termtext.Clean(out.Text), r.resultBudget())
 	return out
 }

@@ -409,3 +409,26 @@ func TestConvertResult(t *testing.T) {
 		})
 	}
 }
+
+func TestSetModelAsksForTheNewModelsWindow(t *testing.T) {
+	model := &scriptedModel{replies: []provider.Message{{Content: "a"}, {Content: "b"}}}
+	big := provider.ModelInfo{Name: "big", Capabilities: []string{provider.CapabilityTools}, ContextLength: 32768}
+	small := provider.ModelInfo{Name: "small", Capabilities: []string{provider.CapabilityTools}, ContextLength: 4096}
+	r := runner.New(model, nil, runner.Options{Model: big, NumCtx: 8192})
+	if _, err := r.Run(context.Background(), "one", nil); err != nil {
+		t.Fatal(err)
+	}
+	r.SetModel(small)
+	if _, err := r.Run(context.Background(), "two", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := []int{model.requests[0].NumCtx, model.requests[1].NumCtx}; got[0] != 8192 || got[1] != 4096 {
+		t.Errorf("num_ctx = %v, want [8192 (the cap) 4096 (the small model's length)]", got)
+	}
+	if got := runner.ContextWindow(provider.ModelInfo{}, 8192); got != 8192 {
+		t.Errorf("unknown length: %d, want the cap", got)
+	}
+	if got := runner.ContextWindow(big, 0); got != 32768 {
+		t.Errorf("no cap: %d, want the trained length", got)
+	}
+}
