@@ -29,6 +29,8 @@ import (
 	"github.com/mcphost/mcphost/budget"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/elicit"
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/secret"
 	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/ui"
@@ -205,7 +207,7 @@ func (in *inspector) servers(ctx context.Context) (int, error) {
 	tokens := map[string]int{}
 	for _, t := range m.Tools() {
 		if server, _, ok := m.Lookup(t.Name); ok {
-			tokens[server] += budget.Tool(t)
+			tokens[server] += offeredTokens(t)
 		}
 	}
 	failed := map[string]error{}
@@ -314,7 +316,7 @@ func (in *inspector) list(ctx context.Context, server string) (int, error) {
 	for _, t := range m.Tools() {
 		srv, _, _ := m.Lookup(t.Name)
 		def, _ := m.ToolInfo(t.Name)
-		rows = append(rows, toolRow{Name: t.Name, Server: srv, Tokens: budget.Tool(t), Tool: def})
+		rows = append(rows, toolRow{Name: t.Name, Server: srv, Tokens: offeredTokens(t), Tool: def})
 	}
 	if in.json {
 		if err := writeJSON(in.stdout, map[string]any{"tools": orEmpty(rows)}); err != nil {
@@ -601,4 +603,12 @@ func orEmpty[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// offeredTokens estimates what a tool costs in every request: its
+// declaration as the runner sends it (normalised schema, trimmed
+// description), as the README promises.
+func offeredTokens(t provider.Tool) int {
+	offered, _ := runner.Offer(t)
+	return budget.Tool(offered)
 }

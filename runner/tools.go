@@ -68,6 +68,25 @@ func sameTools(a, b []provider.Tool) bool {
 	})
 }
 
+// Offer is a tool as the model is sent it: the schema normalised for small
+// models and Ollama (toolschema; an object schema with no properties when
+// it cannot be read) and the description trimmed. wrapped says a
+// non-object root was wrapped, and names the property it was wrapped in
+// (empty otherwise). Arguments are still checked against the original
+// schema.
+func Offer(t provider.Tool) (offered provider.Tool, wrapped string) {
+	norm, err := toolschema.Normalize(t.Parameters, toolschema.Options{})
+	schema := norm.Schema
+	if err != nil {
+		schema, norm.Wrapped = emptyObjectSchema, ""
+	}
+	return provider.Tool{
+		Name:        t.Name,
+		Description: toolschema.TrimDescription(t.Description, toolschema.DefaultMaxToolDescription),
+		Parameters:  schema,
+	}, norm.Wrapped
+}
+
 func (r *Runner) prepareTools(list []provider.Tool) *toolSet {
 	ts := &toolSet{
 		source:  list,
@@ -82,19 +101,10 @@ func (r *Runner) prepareTools(list []provider.Tool) *toolSet {
 			tool = t.Name
 		}
 		names[i] = toolcall.Tool{Exposed: t.Name, Server: server, Name: tool}
-		norm, err := toolschema.Normalize(t.Parameters, toolschema.Options{})
-		schema := norm.Schema
-		if err != nil {
-			schema = emptyObjectSchema
-		}
-		offered := provider.Tool{
-			Name:        t.Name,
-			Description: toolschema.TrimDescription(t.Description, toolschema.DefaultMaxToolDescription),
-			Parameters:  schema,
-		}
+		offered, wrapped := Offer(t)
 		ts.offered[i] = offered
 		cost := budget.Tool(offered)
-		ts.byName[t.Name] = &toolEntry{server: server, tool: tool, schema: toolcall.NewSchema(t.Parameters, schema, norm.Wrapped), tokens: cost}
+		ts.byName[t.Name] = &toolEntry{server: server, tool: tool, schema: toolcall.NewSchema(t.Parameters, offered.Parameters, wrapped), tokens: cost}
 		ts.tokens += cost
 		perServer[server] += cost
 	}
