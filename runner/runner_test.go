@@ -18,11 +18,23 @@ import (
 )
 
 // scriptedModel is the stand-in for the model: it replies from a script
-// and records every request.
+// and records every request. A reply streams word by word, or in the
+// pieces given for it in pieces (see chunked).
 type scriptedModel struct {
 	mu       sync.Mutex
 	replies  []provider.Message
+	pieces   [][]string
 	requests []provider.Request
+}
+
+// chunked scripts replies that stream in exactly the given pieces, as a
+// model's tokens arrive.
+func chunked(replies ...[]string) *scriptedModel {
+	m := &scriptedModel{pieces: replies}
+	for _, r := range replies {
+		m.replies = append(m.replies, provider.Message{Content: strings.Join(r, "")})
+	}
+	return m
 }
 
 func (m *scriptedModel) Name() string { return "scripted" }
@@ -41,10 +53,16 @@ func (m *scriptedModel) Chat(ctx context.Context, req provider.Request, onDelta 
 	}
 	reply := m.replies[0]
 	m.replies = m.replies[1:]
+	var pieces []string
+	if len(m.pieces) > 0 {
+		pieces, m.pieces = m.pieces[0], m.pieces[1:]
+	} else if reply.Content != "" {
+		pieces = strings.SplitAfter(reply.Content, " ")
+	}
 	m.mu.Unlock()
-	if onDelta != nil && reply.Content != "" {
-		for _, w := range strings.SplitAfter(reply.Content, " ") {
-			onDelta(provider.Delta{Content: w})
+	if onDelta != nil {
+		for _, p := range pieces {
+			onDelta(provider.Delta{Content: p})
 		}
 	}
 	return provider.Response{Message: reply, Usage: provider.Usage{PromptTokens: 10, CompletionTokens: 2}}, nil

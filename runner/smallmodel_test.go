@@ -13,33 +13,6 @@ import (
 	"github.com/mcphost/mcphost/runner"
 )
 
-// chunkModel streams each reply in the given pieces, as a model's tokens
-// arrive, and records the requests.
-type chunkModel struct {
-	mu       sync.Mutex
-	replies  [][]string
-	requests []provider.Request
-}
-
-func (m *chunkModel) Name() string { return "chunks" }
-func (m *chunkModel) Show(context.Context, string) (provider.ModelInfo, error) {
-	return provider.ModelInfo{}, nil
-}
-
-func (m *chunkModel) Chat(_ context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.requests = append(m.requests, req)
-	chunks := []string{"done"}
-	if len(m.replies) > 0 {
-		chunks, m.replies = m.replies[0], m.replies[1:]
-	}
-	for _, c := range chunks {
-		onDelta(provider.Delta{Content: c})
-	}
-	return provider.Response{Message: provider.Message{Content: strings.Join(chunks, "")}}, nil
-}
-
 // recordingServer is an SDK server whose tools take raw schemas (so the
 // SDK does not validate anything itself) and record what they receive.
 type recordingServer struct {
@@ -117,7 +90,7 @@ func TestRunStreamsTheProseButNotTheCall(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tb, rec := newRecordingToolbox(t)
-			model := &chunkModel{replies: [][]string{tt.chunks, {"It found it."}}}
+			model := chunked(tt.chunks, []string{"It found it."})
 			r := runner.New(model, tb, runner.Options{Model: toolModel()})
 			var streamed strings.Builder
 			var deltas []string
@@ -255,7 +228,7 @@ func TestRunCleansAndCutsToolResults(t *testing.T) {
 
 func TestToolTokens(t *testing.T) {
 	tb, _ := newRecordingToolbox(t)
-	r := runner.New(&chunkModel{}, tb, runner.Options{Model: toolModel()})
+	r := runner.New(&scriptedModel{}, tb, runner.Options{Model: toolModel()})
 	costs := r.ToolTokens()
 	// The lookup schema, inlined, is several times the size of noisy's.
 	if len(costs) != 2 || costs["test__noisy"] < 10 || costs["test__lookup"] < 2*costs["test__noisy"] {
