@@ -152,6 +152,18 @@ func (in *inspector) warn(msg string) {
 	ui.Warn(in.stderr, in.mask.String(msg))
 }
 
+// startOutcome is the exit code of a start that leaves nothing to work
+// with: interrupted (130), or every server asked for failed (5).
+func startOutcome(ctx context.Context, specs []config.ServerSpec, errs []error) (int, error) {
+	if ctx.Err() != nil {
+		return exitInterrupted, ctx.Err()
+	}
+	if len(errs) > 0 && len(errs) == countEnabled(specs) {
+		return exitNoServers, errors.Join(errs...)
+	}
+	return exitOK, nil
+}
+
 // start starts specs and returns their manager (to be closed) and the
 // start errors. An ad-hoc --url server that does not speak Streamable HTTP
 // is tried again over SSE.
@@ -303,11 +315,8 @@ func (in *inspector) list(ctx context.Context, server string) (int, error) {
 	}
 	m, errs := in.start(ctx, specs)
 	defer m.Close()
-	if ctx.Err() != nil {
-		return exitInterrupted, ctx.Err()
-	}
-	if len(errs) > 0 && len(errs) == countEnabled(specs) {
-		return exitNoServers, errors.Join(errs...)
+	if code, err := startOutcome(ctx, specs, errs); err != nil {
+		return code, err
 	}
 	for _, e := range errs {
 		in.warn(e.Error())
@@ -440,11 +449,8 @@ func (in *inspector) call(ctx context.Context, tool, rawArgs string) (int, error
 	}
 	m, errs := in.start(ctx, specs)
 	defer m.Close()
-	if ctx.Err() != nil {
-		return exitInterrupted, ctx.Err()
-	}
-	if len(errs) > 0 && len(errs) == countEnabled(specs) {
-		return exitNoServers, errors.Join(errs...)
+	if code, err := startOutcome(ctx, specs, errs); err != nil {
+		return code, err
 	}
 	name, err := resolveTool(m, tool)
 	if err != nil {
