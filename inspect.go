@@ -33,6 +33,7 @@ import (
 	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/secret"
 	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -549,9 +550,9 @@ func (in *inspector) printResult(res *mcp.CallToolResult) error {
 		case *mcp.TextContent:
 			line(c.Text)
 		case *mcp.ImageContent:
-			line(fmt.Sprintf("[image %s, %s]", c.MIMEType, humanBytes(len(c.Data))))
+			line(fmt.Sprintf("[image %s, %s]", c.MIMEType, termtext.Bytes(len(c.Data))))
 		case *mcp.AudioContent:
-			line(fmt.Sprintf("[audio %s, %s]", c.MIMEType, humanBytes(len(c.Data))))
+			line(fmt.Sprintf("[audio %s, %s]", c.MIMEType, termtext.Bytes(len(c.Data))))
 		case *mcp.ResourceLink:
 			line(fmt.Sprintf("[resource link %s %s]", c.URI, c.Name))
 		case *mcp.EmbeddedResource:
@@ -560,7 +561,7 @@ func (in *inspector) printResult(res *mcp.CallToolResult) error {
 			case c.Resource.Text != "":
 				line(c.Resource.Text)
 			default:
-				line(fmt.Sprintf("[resource %s, %s, %s]", c.Resource.URI, orDash(c.Resource.MIMEType), humanBytes(len(c.Resource.Blob))))
+				line(fmt.Sprintf("[resource %s, %s, %s]", c.Resource.URI, orDash(c.Resource.MIMEType), termtext.Bytes(len(c.Resource.Blob))))
 			}
 		default:
 			line(fmt.Sprintf("[%T content]", c))
@@ -582,17 +583,6 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// humanBytes renders a size for a summary line.
-func humanBytes(n int) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }
 
 // writeJSON writes v as indented JSON.

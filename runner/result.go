@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/termtext"
 )
 
 // ToolOutput is a tool result as the model will see it.
@@ -34,12 +36,12 @@ func ConvertResult(res *mcp.CallToolResult, vision bool) ToolOutput {
 		case *mcp.ImageContent:
 			if vision {
 				out.Images = append(out.Images, c.Data)
-				parts = append(parts, fmt.Sprintf("[image %s, %s, attached]", c.MIMEType, humanSize(len(c.Data))))
+				parts = append(parts, fmt.Sprintf("[image %s, %s, attached]", c.MIMEType, termtext.Bytes(len(c.Data))))
 			} else {
-				parts = append(parts, fmt.Sprintf("[image %s, %s: not shown, this model cannot see images]", c.MIMEType, humanSize(len(c.Data))))
+				parts = append(parts, fmt.Sprintf("[image %s, %s: not shown, this model cannot see images]", c.MIMEType, termtext.Bytes(len(c.Data))))
 			}
 		case *mcp.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio %s, %s: not shown]", c.MIMEType, humanSize(len(c.Data))))
+			parts = append(parts, fmt.Sprintf("[audio %s, %s: not shown]", c.MIMEType, termtext.Bytes(len(c.Data))))
 		case *mcp.EmbeddedResource:
 			if c.Resource == nil {
 				continue
@@ -48,7 +50,7 @@ func ConvertResult(res *mcp.CallToolResult, vision bool) ToolOutput {
 				parts = append(parts, c.Resource.Text)
 				hasText = true
 			} else {
-				parts = append(parts, fmt.Sprintf("[resource %s, %s, %s: binary, not shown]", c.Resource.URI, orUnknown(c.Resource.MIMEType), humanSize(len(c.Resource.Blob))))
+				parts = append(parts, fmt.Sprintf("[resource %s, %s, %s: binary, not shown]", c.Resource.URI, orUnknown(c.Resource.MIMEType), termtext.Bytes(len(c.Resource.Blob))))
 			}
 		case *mcp.ResourceLink:
 			desc := c.Name
@@ -75,15 +77,4 @@ func orUnknown(s string) string {
 		return "unknown type"
 	}
 	return s
-}
-
-func humanSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	default:
-		return fmt.Sprintf("%d bytes", n)
-	}
 }

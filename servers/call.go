@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/termtext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -200,7 +201,7 @@ func cutResult(res *mcp.CallToolResult, limit int) *mcp.CallToolResult {
 		out := *res
 		out.StructuredContent = nil
 		out.Content = append(append([]mcp.Content{}, res.Content...), &mcp.TextContent{
-			Text: truncateUTF8(string(b), limit) + fmt.Sprintf(resultNote, byteSize(len(b)), byteSize(limit)),
+			Text: truncateUTF8(string(b), limit) + fmt.Sprintf(resultNote, termtext.Bytes(len(b)), termtext.Bytes(limit)),
 		})
 		return &out
 	}
@@ -239,7 +240,7 @@ func cutResult(res *mcp.CallToolResult, limit int) *mcp.CallToolResult {
 			out.Content = append(out.Content, c)
 		}
 	}
-	out.Content = append(out.Content, &mcp.TextContent{Text: fmt.Sprintf(resultNote, byteSize(total), byteSize(limit))})
+	out.Content = append(out.Content, &mcp.TextContent{Text: fmt.Sprintf(resultNote, termtext.Bytes(total), termtext.Bytes(limit))})
 	return &out
 }
 

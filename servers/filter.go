@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/mcphost/mcphost/termtext"
 )
 
 // defaultMaxMessage bounds one message read from a stdio server, as the
@@ -98,7 +100,7 @@ func (f *stdoutFilter) judge(line []byte, size int, scan *idScanner) []byte {
 	if size > f.max {
 		if id := scan.responseID(); id != nil {
 			f.junk(fmt.Sprintf("dropped a response of %d bytes, over the limit of %d", size, f.max))
-			return errorResponse(id, fmt.Sprintf("the server sent a response of %s, over mcphost's limit of %s; ask for less", byteSize(size), byteSize(f.max)))
+			return errorResponse(id, fmt.Sprintf("the server sent a response of %s, over mcphost's limit of %s; ask for less", termtext.Bytes(size), termtext.Bytes(f.max)))
 		}
 		f.junk(fmt.Sprintf("dropped a message of %d bytes, over the limit of %d", size, f.max))
 		return nil
@@ -143,16 +145,6 @@ func errorResponse(id json.RawMessage, msg string) []byte {
 		"error":   map[string]any{"code": -32603, "message": msg},
 	})
 	return append(b, '\n')
-}
-
-func byteSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // idScanner finds the top-level "id" of a JSON object fed to it in pieces,

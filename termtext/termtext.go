@@ -6,6 +6,7 @@
 package termtext
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -78,4 +79,16 @@ func Line(s string) string {
 		}
 		return r
 	}, Clean(s))
+}
+
+// Bytes writes a size for people and models: "512 bytes", "2.0 KB",
+// "3.5 MB".
+func Bytes(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -23,3 +23,11 @@ func TestLine(t *testing.T) {
 		t.Errorf("Line = %q", got)
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int]string{0: "0 bytes", 1023: "1023 bytes", 2048: "2.0 KB", 3 << 20: "3.0 MB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
