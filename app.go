@@ -9,8 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcphost/mcphost/approval"
 	"github.com/mcphost/mcphost/audit"
 	"github.com/mcphost/mcphost/builtin"
@@ -48,10 +46,10 @@ type app struct {
 }
 
 // elicitFunc answers one MCP elicitation request.
-type elicitFunc = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+type elicitFunc = elicit.Func
 
 // elicit is the manager's elicitation handler: whoever answers now.
-func (a *app) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+func (a *app) elicit(ctx context.Context, req elicit.Request) (elicit.Result, error) {
 	return (*a.elicitor.Load())(ctx, req)
 }
 
@@ -133,11 +131,11 @@ func startApp(ctx context.Context, settings *config.Settings, logger *slog.Logge
 // newManager returns the manager of specs for every command: mcphost's
 // client identity, its built-in servers, and elicit answering the
 // servers' requests for input.
-func newManager(specs []config.ServerSpec, logger *slog.Logger, elicit elicitFunc) *servers.Manager {
+func newManager(specs []config.ServerSpec, logger *slog.Logger, answer elicitFunc) *servers.Manager {
 	return servers.NewManager(specs, servers.Options{
 		ClientName: "mcphost", ClientVersion: version, Logger: logger,
 		Builtin:     builtin.New,
-		Elicitation: elicit,
+		Elicitation: answer,
 	})
 }
 

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
 
 	"github.com/mcphost/mcphost/config"
@@ -24,6 +23,7 @@ import (
 	"github.com/mcphost/mcphost/provider/ollama"
 	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // BenchmarkStartup is the wall time of a one-shot run, start to answer,
@@ -113,7 +113,7 @@ type timedTools struct {
 	spent atomic.Int64
 }
 
-func (t *timedTools) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+func (t *timedTools) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
 	start := time.Now()
 	defer func() { t.spent.Add(int64(time.Since(start))) }()
 	return t.Manager.Call(ctx, name, args)

@@ -23,7 +23,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 
 	"github.com/mcphost/mcphost/budget"
@@ -33,7 +32,7 @@ import (
 	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/secret"
 	"github.com/mcphost/mcphost/servers"
-	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/tool"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -299,10 +298,11 @@ func only(specs []config.ServerSpec, name string) ([]config.ServerSpec, error) {
 // toolRow is one tool of "mcphost tools list --output json": the MCP
 // definition as the server sent it, and the name the model sees.
 type toolRow struct {
-	Name   string    `json:"name"`
-	Server string    `json:"server"`
-	Tokens int       `json:"tokens"`
-	Tool   *mcp.Tool `json:"tool"`
+	Name   string          `json:"name"`
+	Server string          `json:"server"`
+	Tokens int             `json:"tokens"`
+	Tool   json.RawMessage `json:"tool"`
+	def    tool.Def
 }
 
 // list prints the tools of every server, or of one.
@@ -326,7 +326,7 @@ func (in *inspector) list(ctx context.Context, server string) (int, error) {
 	for _, t := range m.Tools() {
 		srv, _, _ := m.Lookup(t.Name)
 		def, _ := m.ToolInfo(t.Name)
-		rows = append(rows, toolRow{Name: t.Name, Server: srv, Tokens: offeredTokens(t), Tool: def})
+		rows = append(rows, toolRow{Name: t.Name, Server: srv, Tokens: offeredTokens(t), Tool: def.Raw, def: def})
 	}
 	if in.json {
 		if err := writeJSON(in.stdout, map[string]any{"tools": orEmpty(rows)}); err != nil {
@@ -350,15 +350,12 @@ func (in *inspector) list(ctx context.Context, server string) (int, error) {
 func (in *inspector) printTool(r toolRow) {
 	w := in.stdout
 	fmt.Fprintf(w, "%s  (~%d tokens)\n", ui.Sanitize(r.Name), r.Tokens)
-	if r.Tool == nil {
-		return
-	}
-	if d := strings.TrimSpace(r.Tool.Description); d != "" {
+	if d := strings.TrimSpace(r.def.Description); d != "" {
 		for _, line := range strings.Split(ui.Sanitize(d), "\n") {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
-	args := schemaArgs(r.Tool.InputSchema)
+	args := schemaArgs(r.def.InputSchema)
 	if len(args) == 0 {
 		fmt.Fprintln(w, "  no arguments")
 		return
@@ -471,7 +468,7 @@ func (in *inspector) call(ctx context.Context, tool, rawArgs string) (int, error
 		return exitToolFailed, err
 	}
 	if in.json {
-		err = writeJSON(in.stdout, res)
+		err = writeJSON(in.stdout, res.Raw)
 	} else {
 		err = in.printResult(res)
 	}
@@ -533,7 +530,7 @@ func resolveTool(m *servers.Manager, tool string) (string, error) {
 
 // printResult prints a tool result for a person: text as text, other
 // content as a one-line summary; structured content alone as JSON.
-func (in *inspector) printResult(res *mcp.CallToolResult) error {
+func (in *inspector) printResult(res *tool.Result) error {
 	tty := isTerminal(in.stdout)
 	var b strings.Builder
 	line := func(s string) {
@@ -546,29 +543,10 @@ func (in *inspector) printResult(res *mcp.CallToolResult) error {
 		}
 	}
 	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			line(c.Text)
-		case *mcp.ImageContent:
-			line(fmt.Sprintf("[image %s, %s]", c.MIMEType, termtext.Bytes(len(c.Data))))
-		case *mcp.AudioContent:
-			line(fmt.Sprintf("[audio %s, %s]", c.MIMEType, termtext.Bytes(len(c.Data))))
-		case *mcp.ResourceLink:
-			line(fmt.Sprintf("[resource link %s %s]", c.URI, c.Name))
-		case *mcp.EmbeddedResource:
-			switch {
-			case c.Resource == nil:
-			case c.Resource.Text != "":
-				line(c.Resource.Text)
-			default:
-				line(fmt.Sprintf("[resource %s, %s, %s]", c.Resource.URI, orDash(c.Resource.MIMEType), termtext.Bytes(len(c.Resource.Blob))))
-			}
-		default:
-			line(fmt.Sprintf("[%T content]", c))
-		}
+		line(c.Describe())
 	}
-	if len(res.Content) == 0 && res.StructuredContent != nil {
-		data, err := json.MarshalIndent(res.StructuredContent, "", "  ")
+	if len(res.Content) == 0 && res.Structured != nil {
+		data, err := json.MarshalIndent(res.Structured, "", "  ")
 		if err != nil {
 			return err
 		}

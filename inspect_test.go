@@ -187,7 +187,7 @@ func TestToolsCallTransports(t *testing.T) {
 				args = append(args, "--elicitation", mode)
 			}
 			out := runBinary(t, invocation{args: args})
-			if out.code != 0 || !strings.Contains(out.stdout, "declined") || !strings.Contains(out.stderr, "a server asked for input") {
+			if out.code != 0 || !strings.Contains(out.stdout, "declined") || !strings.Contains(out.stderr, `server "server" asked for input`) {
 				t.Errorf("--elicitation %q: exit %d, stdout %q, stderr %q", mode, out.code, out.stdout, out.stderr)
 			}
 		}

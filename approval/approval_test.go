@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/tool"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -57,17 +58,17 @@ func TestPolicyMatch(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	ro := &mcp.Tool{Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
-	roClosed := &mcp.Tool{Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}}
-	writes := &mcp.Tool{Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}}
+	ro := &tool.Def{Annotations: &tool.Annotations{ReadOnlyHint: true}}
+	roClosed := &tool.Def{Annotations: &tool.Annotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}}
+	writes := &tool.Def{Annotations: &tool.Annotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}}
 	tests := []struct {
 		name    string
-		info    *mcp.Tool
+		info    *tool.Def
 		builtin bool
 		want    Decision
 	}{
 		{"configured read-only", ro, false, Allow},
-		{"configured, no annotations", &mcp.Tool{}, false, Ask},
+		{"configured, no annotations", &tool.Def{}, false, Ask},
 		{"unknown tool", nil, false, Ask},
 		{"configured, writes", writes, false, Ask},
 		{"builtin read-only closed world", roClosed, true, Allow},
@@ -146,11 +147,11 @@ func (r *records) outcomes() []Outcome {
 	return out
 }
 
-func text(res *mcp.CallToolResult) string {
+func text(res *tool.Result) string {
 	if res == nil || len(res.Content) == 0 {
 		return ""
 	}
-	return res.Content[0].(*mcp.TextContent).Text
+	return res.Content[0].Text
 }
 
 func TestDeniedToolsAreNotOffered(t *testing.T) {
@@ -158,8 +159,8 @@ func TestDeniedToolsAreNotOffered(t *testing.T) {
 	obs := &records{}
 	tb := New(f.m, Options{Policy: Policy{Deny: []string{"srv__dr*"}}, Info: f.m, Observer: obs})
 	var names []string
-	for _, tool := range tb.Tools() {
-		names = append(names, tool.Name)
+	for _, t := range tb.Tools() {
+		names = append(names, t.Name)
 	}
 	if strings.Join(names, ",") != "srv__read,srv__write" && strings.Join(names, ",") != "srv__write,srv__read" {
 		t.Errorf("offered %q, want read and write without the denied drop", names)
@@ -332,7 +333,7 @@ type countingInfo struct {
 	looked chan struct{}
 }
 
-func (c countingInfo) ToolInfo(name string) (*mcp.Tool, bool) {
+func (c countingInfo) ToolInfo(name string) (tool.Def, bool) {
 	c.looked <- struct{}{}
 	return c.ToolInfoSource.ToolInfo(name)
 }
@@ -413,7 +414,7 @@ func BenchmarkDecide(b *testing.B) {
 		Ask:   []string{"*__write_*", "*__edit_*", "github__*"},
 		Deny:  []string{"bash__*", "*__delete_*", "fetch__*", "everything__toggle-*"},
 	}
-	info := &mcp.Tool{Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}
+	info := &tool.Def{Annotations: &tool.Annotations{ReadOnlyHint: true}}
 	for b.Loop() {
 		p.Decide(info, false, "everything__get-sum")
 	}

@@ -3,7 +3,7 @@ package approval
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // Request is a tool call waiting for a human's yes or no.
@@ -15,7 +15,7 @@ type Request struct {
 	// FormatArguments, which makes them safe for a terminal.
 	Arguments map[string]any
 	// Info is the tool's MCP definition, nil when unknown.
-	Info *mcp.Tool
+	Info *tool.Def
 	// Why says why the call is asked rather than allowed.
 	Why string
 }

@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // Decision is what the policy says about a tool.
@@ -82,7 +82,7 @@ func (p Policy) Match(names ...string) (Decision, string, bool) {
 // Decide returns the verdict for a tool. info is its MCP definition (nil
 // when unknown); builtin says it belongs to a server compiled into
 // mcphost, whose annotations we wrote ourselves.
-func (p Policy) Decide(info *mcp.Tool, builtin bool, names ...string) Verdict {
+func (p Policy) Decide(info *tool.Def, builtin bool, names ...string) Verdict {
 	v := p.rule(names)
 	if v.Decision == "" {
 		v = defaultVerdict(info, builtin)
@@ -105,7 +105,7 @@ func (p Policy) rule(names []string) Verdict {
 // that declares readOnlyHint is allowed, as the issue asks. Our own tools
 // are held to more: read-only and closed-world, since a read-only tool
 // that reaches the network (fetch) can still carry data out in a URL.
-func defaultVerdict(info *mcp.Tool, builtin bool) Verdict {
+func defaultVerdict(info *tool.Def, builtin bool) Verdict {
 	if info == nil || info.Annotations == nil || !info.Annotations.ReadOnlyHint {
 		return Verdict{Decision: Ask, Why: "it may change things (not marked read-only)"}
 	}

@@ -6,10 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // Outcome is how a call was decided, as the audit log records it.
@@ -40,7 +39,7 @@ type Record struct {
 	Duration time.Duration
 	// Result and Err are what the tool returned; both nil when it did not
 	// run.
-	Result *mcp.CallToolResult
+	Result *tool.Result
 	Err    error
 }
 
@@ -53,7 +52,7 @@ type Observer interface {
 // ToolInfoSource gives the MCP definition of a tool by the name the model
 // sees; servers.Manager implements it.
 type ToolInfoSource interface {
-	ToolInfo(name string) (*mcp.Tool, bool)
+	ToolInfo(name string) (tool.Def, bool)
 }
 
 // Options configure a Toolbox.
@@ -142,9 +141,11 @@ func (t *Toolbox) Lookup(name string) (server, tool string, ok bool) {
 // any session memory.
 func (t *Toolbox) Decide(name string) Verdict {
 	names, server, ok := t.ruleNames(name)
-	var info *mcp.Tool
+	var info *tool.Def
 	if t.opts.Info != nil {
-		info, _ = t.opts.Info.ToolInfo(name)
+		if def, ok := t.opts.Info.ToolInfo(name); ok {
+			info = &def
+		}
 	}
 	return t.opts.Policy.Decide(info, ok && t.opts.Builtin(server), names...)
 }
@@ -164,7 +165,7 @@ func (t *Toolbox) ruleNames(name string) (names []string, server string, known b
 // Call runs the tool if the policy (or a human) allows it. A refused call
 // is not an error: it is a tool result with IsError set, worded for the
 // model, so that the loop continues.
-func (t *Toolbox) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+func (t *Toolbox) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
 	server, tool, _ := t.inner.Lookup(name)
 	rec := Record{Time: time.Now(), Name: name, Server: server, Tool: tool, Arguments: args}
 	v := t.Decide(name)
@@ -193,7 +194,7 @@ func (t *Toolbox) Call(ctx context.Context, name string, args map[string]any) (*
 }
 
 // ask puts the call to a human, one question at a time.
-func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (*mcp.CallToolResult, error) {
+func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (*tool.Result, error) {
 	t.askMu.Lock()
 	// While this call waited its turn, the user may have said "yes for
 	// this tool" to another call of it.
@@ -209,9 +210,11 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (
 		t.askMu.Unlock()
 		return nil, err
 	}
-	var info *mcp.Tool
+	var info *tool.Def
 	if t.opts.Info != nil {
-		info, _ = t.opts.Info.ToolInfo(rec.Name)
+		if def, ok := t.opts.Info.ToolInfo(rec.Name); ok {
+			info = &def
+		}
 	}
 	ans, err := asker.Ask(ctx, Request{
 		Name: rec.Name, Server: rec.Server, Tool: rec.Tool,
@@ -242,7 +245,7 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (
 }
 
 // run calls the inner tool and reports the call.
-func (t *Toolbox) run(ctx context.Context, rec Record) (*mcp.CallToolResult, error) {
+func (t *Toolbox) run(ctx context.Context, rec Record) (*tool.Result, error) {
 	start := time.Now()
 	res, err := t.inner.Call(ctx, rec.Name, rec.Arguments)
 	rec.Duration, rec.Result, rec.Err = time.Since(start), res, err
@@ -251,9 +254,9 @@ func (t *Toolbox) run(ctx context.Context, rec Record) (*mcp.CallToolResult, err
 }
 
 // refuse reports a call that did not run and returns the model's message.
-func (t *Toolbox) refuse(rec Record, msg string) (*mcp.CallToolResult, error) {
+func (t *Toolbox) refuse(rec Record, msg string) (*tool.Result, error) {
 	t.observe(rec)
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+	return &tool.Result{IsError: true, Content: []tool.Content{{Kind: tool.Text, Text: msg}}}, nil
 }
 
 func (t *Toolbox) observe(rec Record) {

@@ -14,10 +14,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcphost/mcphost/approval"
 	"github.com/mcphost/mcphost/secret"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // Entry is one line of the audit log.
@@ -139,11 +138,11 @@ func (l *Log) Close() error {
 const maxErrorText = 500
 
 // errorText is the text of a failed result, shortened.
-func errorText(res *mcp.CallToolResult) string {
+func errorText(res *tool.Result) string {
 	var b strings.Builder
 	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
+		if c.Kind == tool.Text {
+			b.WriteString(c.Text)
 		}
 	}
 	s := strings.TrimSpace(b.String())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcphost/mcphost/approval"
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/servers"
 )
 
 // TestDefaultApproval checks the annotations of every built-in tool
@@ -38,9 +39,10 @@ func TestDefaultApproval(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, tool := range res.Tools {
-			full := name + "__" + tool.Name
-			got := approval.Policy{}.Decide(tool, true, full).Decision
+		for _, listed := range res.Tools {
+			full := name + "__" + listed.Name
+			def := servers.ToolDef(listed)
+			got := approval.Policy{}.Decide(&def, true, full).Decision
 			if w, ok := want[full]; !ok || got != w {
 				t.Errorf("%s: default %s, want %s", full, got, w)
 			}

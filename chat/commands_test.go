@@ -3,6 +3,7 @@ package chat
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,15 +13,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcphost/mcphost/approval"
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/elicit"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/provider/ollama"
 	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // fakeServers is a server table; the real manager is driven by the
@@ -61,7 +62,7 @@ func (f fakeTools) Tools() []provider.Tool {
 	}
 	return out
 }
-func (fakeTools) Call(context.Context, string, map[string]any) (*mcp.CallToolResult, error) {
+func (fakeTools) Call(context.Context, string, map[string]any) (*tool.Result, error) {
 	return nil, nil
 }
 func (fakeTools) Lookup(name string) (string, string, bool) {
@@ -305,21 +306,17 @@ func TestElicitFillsAForm(t *testing.T) {
 	r, w, _ := os.Pipe()
 	defer r.Close()
 	c.opts.In = r
-	schema := map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"name":  map[string]any{"type": "string", "title": "Name"},
-			"age":   map[string]any{"type": "integer", "default": 42},
-			"agree": map[string]any{"type": "boolean"},
-			"hero":  map[string]any{"type": "string", "oneOf": []any{map[string]any{"const": "hero-1", "title": "Superman"}, map[string]any{"const": "hero-2", "title": "Batman"}}},
-			"fish":  map[string]any{"type": "array", "items": map[string]any{"enum": []any{"tuna", "trout"}}},
-		},
-		"required": []any{"name"},
-	}
+	schema := json.RawMessage(`{"type": "object", "properties": {
+		"name":  {"type": "string", "title": "Name"},
+		"age":   {"type": "integer", "default": 42},
+		"agree": {"type": "boolean"},
+		"hero":  {"type": "string", "oneOf": [{"const": "hero-1", "title": "Superman"}, {"const": "hero-2", "title": "Batman"}]},
+		"fish":  {"type": "array", "items": {"enum": ["tuna", "trout"]}}},
+		"required": ["name"]}`)
 	// name: empty first (required: asked again); age: "x" then Enter for
 	// the default; agree: yes; fish: a wrong item, then two; hero by label.
 	w.WriteString("\nAnn\nx\n\nyes\ncod\ntuna, trout\nbatman\ny")
-	res, err := c.Elicit(context.Background(), &mcp.ElicitRequest{Params: &mcp.ElicitParams{Message: "Who are you?", RequestedSchema: schema}})
+	res, err := c.Elicit(context.Background(), elicit.Request{Message: "Who are you?", Mode: "form", Schema: schema})
 	w.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -342,7 +339,7 @@ func TestElicitDeclineAndCancel(t *testing.T) {
 		r, w, _ := os.Pipe()
 		c.opts.In = r
 		w.WriteString(input)
-		res, err := c.Elicit(context.Background(), &mcp.ElicitRequest{Params: &mcp.ElicitParams{Mode: "url", Message: "Log in", URL: "https://example.com/auth"}})
+		res, err := c.Elicit(context.Background(), elicit.Request{Mode: "url", Message: "Log in", URL: "https://example.com/auth"})
 		r.Close()
 		w.Close()
 		if err != nil || res.Action != action {

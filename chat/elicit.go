@@ -10,8 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/mcphost/mcphost/elicit"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -74,19 +73,19 @@ func (p schemaProp) choices() []choice {
 // keeps the default; "-" leaves an optional field out), then sent,
 // declined or cancelled. A URL request shows the URL and asks whether the
 // user will open it.
-func (c *Chat) Elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	var p mcp.ElicitParams
-	if req != nil && req.Params != nil {
-		p = *req.Params
-	}
+func (c *Chat) Elicit(ctx context.Context, req elicit.Request) (elicit.Result, error) {
 	c.pauseTurn()
 	w := c.opts.Err
-	fmt.Fprintf(w, "\n? a server asks: %s\n", ui.Sanitize(p.Message))
-	if p.Mode == "url" || (p.URL != "" && p.RequestedSchema == nil) {
-		fmt.Fprintf(w, "    open %s\n", ui.Sanitize(p.URL))
+	who := "a server"
+	if req.Server != "" {
+		who = "server " + ui.Sanitize(req.Server)
+	}
+	fmt.Fprintf(w, "\n? %s asks: %s\n", who, ui.Sanitize(req.Message))
+	if req.Mode == "url" {
+		fmt.Fprintf(w, "    open %s\n", ui.Sanitize(req.URL))
 		return c.confirm(ctx, "  [y] I will open it  [n] decline: ", nil)
 	}
-	fields := formFields(p.RequestedSchema)
+	fields := formFields(req.Schema)
 	content := map[string]any{}
 	for _, f := range fields {
 		for {
@@ -94,7 +93,7 @@ func (c *Chat) Elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitR
 			line, err := c.readReason(ctx)
 			if err != nil {
 				fmt.Fprintln(w)
-				return nil, err
+				return elicit.Result{}, err
 			}
 			v, ok, problem := f.parse(line)
 			if problem != "" {
@@ -111,38 +110,37 @@ func (c *Chat) Elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitR
 }
 
 // confirm asks for the final y/n/c and builds the result.
-func (c *Chat) confirm(ctx context.Context, question string, content map[string]any) (*mcp.ElicitResult, error) {
+func (c *Chat) confirm(ctx context.Context, question string, content map[string]any) (elicit.Result, error) {
 	w := c.opts.Err
 	fmt.Fprint(w, question)
 	for {
 		key, err := c.readKey(ctx)
 		if err != nil {
 			fmt.Fprintln(w)
-			return nil, err
+			return elicit.Result{}, err
 		}
 		switch key {
 		case 'y', 'Y':
 			fmt.Fprintln(w, "sent")
-			return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+			return elicit.Result{Action: elicit.Accept, Content: content}, nil
 		case 'n', 'N':
 			fmt.Fprintln(w, "declined")
-			return &mcp.ElicitResult{Action: "decline"}, nil
+			return elicit.Result{Action: elicit.Decline}, nil
 		case 'c', 'C', 3:
 			fmt.Fprintln(w, "cancelled")
-			return &mcp.ElicitResult{Action: "cancel"}, nil
+			return elicit.Result{Action: elicit.Cancel}, nil
 		}
 	}
 }
 
 // formFields reads the flat object schema of a form request, required
 // fields first, each group in name order.
-func formFields(schema any) []formField {
+func formFields(schema json.RawMessage) []formField {
 	var s struct {
 		Properties map[string]schemaProp `json:"properties"`
 		Required   []string              `json:"required"`
 	}
-	raw, err := json.Marshal(schema)
-	if err != nil || json.Unmarshal(raw, &s) != nil {
+	if json.Unmarshal(schema, &s) != nil {
 		return nil
 	}
 	var fields []formField

@@ -2,8 +2,6 @@ package config
 
 import (
 	"github.com/spf13/pflag"
-
-	"github.com/mcphost/mcphost/elicit"
 )
 
 // The names of mcphost's settings. Each is a flag name, the key a config file
@@ -43,7 +41,7 @@ const (
 	defaultOutput   = OutputText
 	// defaultElicitation declines: nothing is sent in the user's name
 	// unless they said so.
-	defaultElicitation = elicit.Decline
+	defaultElicitation = string(ElicitDecline)
 )
 
 // outputFormats lists the --output values in the order help and errors show them.

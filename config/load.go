@@ -13,8 +13,6 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
-
-	"github.com/mcphost/mcphost/elicit"
 )
 
 // envPrefix starts the environment variables that set mcphost's settings.
@@ -60,8 +58,8 @@ type Settings struct {
 	// Audit is the absolute path of the audit log; empty for none.
 	Audit string
 	// Elicitation is how a run that cannot ask anyone answers a server's
-	// request for input: elicit.Decline or elicit.AcceptDefaults.
-	Elicitation string
+	// request for input.
+	Elicitation Elicitation
 
 	// Servers are the MCP servers of all config files, merged by name and
 	// sorted by name.
@@ -131,7 +129,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Session = g.str(keySession)
 	s.Yolo = g.boolean(keyYolo)
 	s.Audit = o.auditPath(g.str(keyAudit), origins[keyAudit])
-	s.Elicitation = g.str(keyElicitation)
+	s.Elicitation = Elicitation(g.str(keyElicitation))
 	if g.err != nil {
 		return nil, g.err
 	}
@@ -429,9 +427,9 @@ func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
 	if s.MaxResultBytes < 0 {
 		return o.describe(keyMaxResultBytes, origins[keyMaxResultBytes], "must be 0 (about half the context window) or more, got %d", s.MaxResultBytes)
 	}
-	if !slices.Contains(elicit.Modes(), s.Elicitation) {
+	if !slices.Contains(ElicitationModes(), string(s.Elicitation)) {
 		return o.describe(keyElicitation, origins[keyElicitation], "must be one of %s, got %q",
-			strings.Join(elicit.Modes(), ", "), s.Elicitation)
+			strings.Join(ElicitationModes(), ", "), s.Elicitation)
 	}
 	if !slices.Contains(outputFormats(), s.Output) {
 		return o.describe(keyOutput, origins[keyOutput], "must be one of %s, got %q",

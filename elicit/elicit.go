@@ -1,6 +1,7 @@
-// Package elicit answers MCP elicitation requests (elicitation/create: a
-// server asking the user to fill in a form or visit a URL) in runs where no
-// one can be asked: one-shot and piped runs, scripts and "mcphost tools
+// Package elicit defines the neutral form of MCP elicitation requests
+// (elicitation/create: a server asking the user to fill in a form or visit
+// a URL), which package servers translates, and answers them in runs where
+// no one can be asked: one-shot and piped runs, scripts and "mcphost tools
 // call". The answer follows the --elicitation setting: decline every
 // request, or accept a form with the defaults the server proposed
 // (SEP-1034). The chat asks the user instead.
@@ -14,70 +15,92 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/config"
 )
 
-// The modes of --elicitation.
+// Request is a server's request for input, as mcphost hands it to whoever
+// answers: a form to fill in, or a URL to visit.
+type Request struct {
+	// Server is the name of the server that asks.
+	Server string
+	// Message says what the server wants, in its own words (not yet
+	// cleaned for a terminal).
+	Message string
+	// Mode is "form" or "url".
+	Mode string
+	// URL is the address to visit, for a URL request.
+	URL string
+	// ElicitationID identifies a URL request, for the server's later
+	// notification that it completed.
+	ElicitationID string
+	// Schema is the form's JSON Schema: a flat object of primitive
+	// properties. Nil for a URL request.
+	Schema json.RawMessage
+}
+
+// The actions of a Result.
 const (
-	// Decline answers every request with "decline": nothing is sent
-	// without a person agreeing to it.
+	Accept  = "accept"
 	Decline = "decline"
-	// AcceptDefaults accepts a form request with the server's defaults
-	// when every required field has one, and declines otherwise.
-	AcceptDefaults = "accept-defaults"
+	Cancel  = "cancel"
 )
 
-// Modes lists the values --elicitation accepts, the default first.
-func Modes() []string { return []string{Decline, AcceptDefaults} }
+// Result is the answer sent back to the server.
+type Result struct {
+	// Action is Accept, Decline or Cancel.
+	Action string
+	// Content holds the form's values when the action is Accept.
+	Content map[string]any
+}
 
-// Handler returns the elicitation handler for mode (one of Modes; anything
-// else declines). note, when not nil, receives one sentence per request
-// saying what was asked and how it was answered; the server's message is
-// passed on as is, for the caller to sanitise.
-func Handler(mode string, note func(string)) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+// Func answers one request.
+type Func func(ctx context.Context, req Request) (Result, error)
+
+// Handler returns the answer of a run that cannot ask anyone, following
+// mode. note, when not nil, receives one sentence per request saying what
+// was asked and how it was answered; the server's message is passed on as
+// is, for the caller to sanitise.
+func Handler(mode config.Elicitation, note func(string)) Func {
 	if note == nil {
 		note = func(string) {}
 	}
-	return func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		var p mcp.ElicitParams
-		if req != nil && req.Params != nil {
-			p = *req.Params
+	return func(_ context.Context, req Request) (Result, error) {
+		res, why := answer(mode, req)
+		who := "a server"
+		if req.Server != "" {
+			who = fmt.Sprintf("server %q", req.Server)
 		}
-		res, why := answer(mode, p)
-		note(fmt.Sprintf("a server asked for input (%q) and this run cannot ask anyone: %s", p.Message, why))
+		note(fmt.Sprintf("%s asked for input (%q) and this run cannot ask anyone: %s", who, req.Message, why))
 		return res, nil
 	}
 }
 
 // answer decides the reply to one request and says why, for the note.
-func answer(mode string, p mcp.ElicitParams) (*mcp.ElicitResult, string) {
-	decline := &mcp.ElicitResult{Action: "decline"}
-	if mode != AcceptDefaults {
+func answer(mode config.Elicitation, req Request) (Result, string) {
+	decline := Result{Action: Decline}
+	if mode != config.ElicitAcceptDefaults {
 		return decline, "declined; run with --elicitation accept-defaults to accept the server's defaults"
 	}
-	if p.Mode == "url" {
+	if req.Mode == "url" {
 		return decline, "declined, since it asks to open a URL"
 	}
-	content, missing, err := defaults(p.RequestedSchema)
+	content, missing, err := defaults(req.Schema)
 	if err != nil {
 		return decline, fmt.Sprintf("declined, since its form cannot be read: %v", err)
 	}
 	if len(missing) > 0 {
 		return decline, fmt.Sprintf("declined, since the required %s %s no default", plural(missing), hasHave(missing))
 	}
-	return &mcp.ElicitResult{Action: "accept", Content: content}, "accepted with the server's defaults"
+	return Result{Action: Accept, Content: content}, "accepted with the server's defaults"
 }
 
 // defaults returns the default value of every property of a form schema
 // that has one, and the required properties that have none.
-func defaults(wire any) (content map[string]any, missing []string, err error) {
+func defaults(data json.RawMessage) (content map[string]any, missing []string, err error) {
 	content = map[string]any{}
-	if wire == nil {
+	if len(data) == 0 || string(data) == "null" {
 		return content, nil, nil
-	}
-	data, err := json.Marshal(wire)
-	if err != nil {
-		return nil, nil, err
 	}
 	var schema jsonschema.Schema
 	if err := json.Unmarshal(data, &schema); err != nil {

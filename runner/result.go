@@ -1,13 +1,11 @@
 package runner
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // ToolOutput is a tool result as the model will see it.
@@ -17,53 +15,39 @@ type ToolOutput struct {
 	IsError bool
 }
 
-// ConvertResult turns an MCP tool result into what goes back to the model:
+// ConvertResult turns a tool result into what goes back to the model:
 // text content joined, embedded text resources included, structured content
 // serialised when there is no text, and images attached for vision models
 // or replaced by a placeholder the model can reason about.
-func ConvertResult(res *mcp.CallToolResult, vision bool) ToolOutput {
+func ConvertResult(res *tool.Result, vision bool) ToolOutput {
 	if res == nil {
 		return ToolOutput{Text: "(the tool returned nothing)"}
 	}
 	out := ToolOutput{IsError: res.IsError}
 	var parts []string
-	hasText := false
 	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			parts = append(parts, c.Text)
-			hasText = true
-		case *mcp.ImageContent:
+		switch c.Kind {
+		case tool.Image:
 			if vision {
 				out.Images = append(out.Images, c.Data)
 				parts = append(parts, fmt.Sprintf("[image %s, %s, attached]", c.MIMEType, termtext.Bytes(len(c.Data))))
 			} else {
 				parts = append(parts, fmt.Sprintf("[image %s, %s: not shown, this model cannot see images]", c.MIMEType, termtext.Bytes(len(c.Data))))
 			}
-		case *mcp.AudioContent:
+		case tool.Audio:
 			parts = append(parts, fmt.Sprintf("[audio %s, %s: not shown]", c.MIMEType, termtext.Bytes(len(c.Data))))
-		case *mcp.EmbeddedResource:
-			if c.Resource == nil {
-				continue
+		case tool.Resource:
+			if c.Text != "" {
+				parts = append(parts, c.Text)
+			} else if c.URI != "" || len(c.Data) > 0 {
+				parts = append(parts, fmt.Sprintf("[resource %s, %s, %s: binary, not shown]", c.URI, orUnknown(c.MIMEType), termtext.Bytes(len(c.Data))))
 			}
-			if c.Resource.Text != "" {
-				parts = append(parts, c.Resource.Text)
-				hasText = true
-			} else {
-				parts = append(parts, fmt.Sprintf("[resource %s, %s, %s: binary, not shown]", c.Resource.URI, orUnknown(c.Resource.MIMEType), termtext.Bytes(len(c.Resource.Blob))))
-			}
-		case *mcp.ResourceLink:
-			desc := c.Name
-			if c.Description != "" {
-				desc += ": " + c.Description
-			}
-			parts = append(parts, fmt.Sprintf("[resource link %s (%s)]", c.URI, desc))
+		case tool.Text, tool.Link:
+			parts = append(parts, c.Describe())
 		}
 	}
-	if !hasText && res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil {
-			parts = append(parts, string(b))
-		}
+	if !res.HasText() && res.Structured != nil {
+		parts = append(parts, res.Text())
 	}
 	out.Text = strings.Join(parts, "\n")
 	if out.Text == "" {

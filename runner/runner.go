@@ -9,11 +9,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcphost/mcphost/budget"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/tool"
 	"github.com/mcphost/mcphost/toolcall"
 )
 
@@ -60,7 +59,7 @@ type Toolbox interface {
 	// against the original.
 	Tools() []provider.Tool
 	// Call runs a tool by its exposed name.
-	Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error)
+	Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error)
 	// Lookup maps an exposed name back to its server and the server's own
 	// tool name.
 	Lookup(name string) (server, tool string, ok bool)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // scriptedModel is the stand-in for the model: it replies from a script
@@ -77,12 +79,16 @@ type toolbox struct {
 
 func (t *toolbox) Tools() []provider.Tool { return t.tools }
 
-func (t *toolbox) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
-	tool, ok := strings.CutPrefix(name, "test__")
+func (t *toolbox) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
+	own, ok := strings.CutPrefix(name, "test__")
 	if !ok {
 		return nil, fmt.Errorf("unknown tool %q", name)
 	}
-	return t.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	res, err := t.session.CallTool(ctx, &mcp.CallToolParams{Name: own, Arguments: args})
+	if err != nil {
+		return nil, err
+	}
+	return servers.ToolResult(res, 0), nil
 }
 
 func (t *toolbox) Lookup(name string) (string, string, bool) {
@@ -420,7 +426,7 @@ func TestConvertResult(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := runner.ConvertResult(tt.result, false)
+			got := runner.ConvertResult(servers.ToolResult(tt.result, 0), false)
 			if got.Text != tt.want || got.IsError != tt.err {
 				t.Errorf("got %q (error %v), want %q (error %v)", got.Text, got.IsError, tt.want, tt.err)
 			}

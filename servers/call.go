@@ -2,17 +2,16 @@ package servers
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
-	"github.com/mcphost/mcphost/config"
-	"github.com/mcphost/mcphost/termtext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // errCallTimeout is the cause of a call cancelled by its tool timeout.
@@ -50,7 +49,7 @@ func (e *notSent) Is(target error) bool { return target == errSendAgain }
 //     call is cancelled and says so (ErrServerUnavailable).
 //
 // Cancelling ctx abandons the call and tells the server so.
-func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
 	m.mu.RLock()
 	ref, ok := m.table[name]
 	s := m.byName[ref.Server]
@@ -65,7 +64,7 @@ func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*
 		}
 		res, err := m.callOn(ctx, s, c, ref.Tool, args)
 		if err == nil {
-			return cutResult(res, s.spec.MaxResultBytes), nil
+			return toResult(res, s.spec.MaxResultBytes), nil
 		}
 		if attempt > 0 || !errors.Is(err, errSendAgain) {
 			return nil, err
@@ -164,93 +163,4 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, tool string, a
 		return nil, fmt.Errorf("server %q: tool %q failed: %s", name, tool, cleanLine(wire.Message))
 	}
 	return nil, fmt.Errorf("server %q: calling tool %q: %w", name, tool, err)
-}
-
-// resultNote ends a result that was cut.
-const resultNote = "\n[mcphost: the result was cut from %s to %s; ask for less, e.g. a narrower query or one page]"
-
-// cutResult keeps the text of res (text content and embedded text
-// resources, in order) within limit bytes, cutting on a character
-// boundary and saying so. Structured content is dropped when the text
-// alone is over the limit, and is itself cut when it is all there is.
-func cutResult(res *mcp.CallToolResult, limit int) *mcp.CallToolResult {
-	if res == nil {
-		return nil
-	}
-	if limit <= 0 {
-		limit = config.DefaultMaxResultBytes
-	}
-	total, hasText := 0, false
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			total += len(c.Text)
-			hasText = true
-		case *mcp.EmbeddedResource:
-			if c.Resource != nil && c.Resource.Text != "" {
-				total += len(c.Resource.Text)
-				hasText = true
-			}
-		}
-	}
-	if !hasText && res.StructuredContent != nil {
-		b, err := json.Marshal(res.StructuredContent)
-		if err != nil || len(b) <= limit {
-			return res
-		}
-		out := *res
-		out.StructuredContent = nil
-		out.Content = append(append([]mcp.Content{}, res.Content...), &mcp.TextContent{
-			Text: truncateUTF8(string(b), limit) + fmt.Sprintf(resultNote, termtext.Bytes(len(b)), termtext.Bytes(limit)),
-		})
-		return &out
-	}
-	if total <= limit {
-		return res
-	}
-	out := *res
-	out.StructuredContent = nil
-	out.Content = make([]mcp.Content, 0, len(res.Content)+1)
-	left := limit
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			if left == 0 {
-				continue
-			}
-			t := *c
-			t.Text = truncateUTF8(c.Text, left)
-			left -= len(t.Text)
-			out.Content = append(out.Content, &t)
-		case *mcp.EmbeddedResource:
-			if c.Resource == nil || c.Resource.Text == "" {
-				out.Content = append(out.Content, c)
-				continue
-			}
-			if left == 0 {
-				continue
-			}
-			r := *c.Resource
-			r.Text = truncateUTF8(r.Text, left)
-			left -= len(r.Text)
-			e := *c
-			e.Resource = &r
-			out.Content = append(out.Content, &e)
-		default:
-			out.Content = append(out.Content, c)
-		}
-	}
-	out.Content = append(out.Content, &mcp.TextContent{Text: fmt.Sprintf(resultNote, termtext.Bytes(total), termtext.Bytes(limit))})
-	return &out
-}
-
-// truncateUTF8 returns at most n bytes of s, not splitting a character.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -24,9 +24,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/mcptest"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // faultBin is the fault server, built once by TestMain.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/tool"
 )
 
 func TestStdoutFilter(t *testing.T) {
@@ -111,11 +113,11 @@ func TestCleanLine(t *testing.T) {
 	}
 }
 
-func TestCutResult(t *testing.T) {
+func TestToResultCuts(t *testing.T) {
 	text := func(s string) *mcp.TextContent { return &mcp.TextContent{Text: s} }
-	small := &mcp.CallToolResult{Content: []mcp.Content{text("short")}, StructuredContent: map[string]any{"a": 1}}
-	if got := cutResult(small, 10); got != small {
-		t.Errorf("a small result was changed: %+v", got)
+	small := toResult(&mcp.CallToolResult{Content: []mcp.Content{text("short")}, StructuredContent: map[string]any{"a": 1}}, 10)
+	if small.Text() != "short" || small.Structured == nil || small.Raw == nil {
+		t.Errorf("a small result was changed: %+v", small)
 	}
 
 	res := &mcp.CallToolResult{
@@ -128,33 +130,32 @@ func TestCutResult(t *testing.T) {
 		StructuredContent: map[string]any{"big": strings.Repeat("z", 100)},
 		IsError:           true,
 	}
-	got := cutResult(res, 15)
-	if got.StructuredContent != nil || !got.IsError || len(got.Content) != 4 {
+	got := toResult(res, 15)
+	if got.Structured != nil || got.Raw != nil || !got.IsError || len(got.Content) != 4 {
 		t.Fatalf("cut result: %+v", got)
 	}
-	if s := got.Content[0].(*mcp.TextContent).Text; s != "ééééé" {
-		t.Errorf("first text %q", s)
+	if c := got.Content[0]; c.Kind != tool.Text || c.Text != "ééééé" {
+		t.Errorf("first text %+v", c)
 	}
-	if _, ok := got.Content[1].(*mcp.ImageContent); !ok {
-		t.Errorf("image dropped: %T", got.Content[1])
+	if c := got.Content[1]; c.Kind != tool.Image || string(c.Data) != "png" {
+		t.Errorf("image dropped: %+v", c)
 	}
-	if s := got.Content[2].(*mcp.EmbeddedResource).Resource.Text; s != "01234" {
-		t.Errorf("resource text %q", s)
+	if c := got.Content[2]; c.Kind != tool.Resource || c.Text != "01234" || c.URI != "file:///a" {
+		t.Errorf("resource %+v", c)
 	}
-	if s := got.Content[3].(*mcp.TextContent).Text; !strings.Contains(s, "cut from 30 bytes to 15 bytes") {
+	if s := got.Content[3].Text; !strings.Contains(s, "cut from 30 bytes to 15 bytes") {
 		t.Errorf("note %q", s)
 	}
 	if res.Content[2].(*mcp.EmbeddedResource).Resource.Text != "0123456789" {
 		t.Error("the original result was modified")
 	}
 	// A cut inside a character keeps the character whole or drops it.
-	if s := cutResult(&mcp.CallToolResult{Content: []mcp.Content{text("aé")}}, 2).Content[0].(*mcp.TextContent).Text; s != "a" {
+	if s := toResult(&mcp.CallToolResult{Content: []mcp.Content{text("aé")}}, 2).Content[0].Text; s != "a" {
 		t.Errorf("cut in a character: %q", s)
 	}
 
-	structured := &mcp.CallToolResult{StructuredContent: map[string]any{"rows": strings.Repeat("r", 50)}}
-	got = cutResult(structured, 20)
-	if got.StructuredContent != nil || len(got.Content) != 1 || !strings.HasPrefix(got.Content[0].(*mcp.TextContent).Text, `{"rows":"rrrrrrrrrrr`) {
-		t.Errorf("cut structured result: %+v", got.Content)
+	structured := toResult(&mcp.CallToolResult{StructuredContent: map[string]any{"rows": strings.Repeat("r", 50)}}, 20)
+	if structured.Structured != nil || len(structured.Content) != 1 || !strings.HasPrefix(structured.Content[0].Text, `{"rows":"rrrrrrrrrrr`) {
+		t.Errorf("cut structured result: %+v", structured.Content)
 	}
 }

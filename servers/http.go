@@ -14,8 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcphost/mcphost/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // HTTP retries: a request that failed in a way worth another try is sent

@@ -21,9 +21,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcphost/mcphost/config"
-	"github.com/mcphost/mcphost/provider"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/elicit"
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // protocolVersion is the MCP version offered in initialize. It is pinned to
@@ -75,7 +78,7 @@ type Options struct {
 	// Elicitation answers a server's elicitation/create request (a form
 	// or URL it wants the user to fill in); nil means the client does not
 	// offer elicitation, and servers are told so in initialize.
-	Elicitation func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	Elicitation elicit.Func
 }
 
 // State is where a server is in its life.
@@ -152,15 +155,7 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 	}
 	life, cancel := context.WithCancel(context.Background())
 	m := &Manager{
-		log: logger,
-		client: mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, &mcp.ClientOptions{
-			Logger: logger,
-			// Non-nil and empty: no roots capability, or server-filesystem
-			// would replace the directories it was given with our roots.
-			Capabilities: &mcp.ClientCapabilities{},
-			// A handler makes the SDK advertise the elicitation capability.
-			ElicitationHandler: opts.Elicitation,
-		}),
+		log:          logger,
 		builtin:      opts.Builtin,
 		restartDelay: positive(opts.RestartDelay, defaultRestartDelay),
 		readyWait:    positive(opts.ReadyWait, defaultReadyWait),
@@ -170,6 +165,17 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 		byName:       make(map[string]*server, len(specs)),
 		table:        map[string]toolRef{},
 	}
+	clientOpts := &mcp.ClientOptions{
+		Logger: logger,
+		// Non-nil and empty: no roots capability, or server-filesystem
+		// would replace the directories it was given with our roots.
+		Capabilities: &mcp.ClientCapabilities{},
+	}
+	if opts.Elicitation != nil {
+		// A handler makes the SDK advertise the elicitation capability.
+		clientOpts.ElicitationHandler = m.elicitHandler(opts.Elicitation)
+	}
+	m.client = mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, clientOpts)
 	for _, spec := range specs {
 		s := &server{spec: spec, logs: newLineRing(lines), state: StateStarting, changed: make(chan struct{})}
 		switch {
@@ -340,7 +346,7 @@ func (m *Manager) Close() error {
 func (m *Manager) rebuildLocked() {
 	var refs []toolRef
 	var owners []*server
-	var defs []*mcp.Tool
+	var defs []tool.Def
 	for _, s := range m.servers {
 		for _, t := range s.tools {
 			refs = append(refs, toolRef{Server: s.spec.Name, Tool: t.Name})
@@ -353,6 +359,6 @@ func (m *Manager) rebuildLocked() {
 	m.table = make(map[string]toolRef, len(names))
 	for i, name := range names {
 		m.table[name] = refs[i]
-		owners[i].exposed = append(owners[i].exposed, providerTool(name, defs[i], m.log))
+		owners[i].exposed = append(owners[i].exposed, providerTool(name, defs[i]))
 	}
 }

@@ -16,16 +16,16 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/mcptest"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // resultText joins the text content of a tool result.
-func resultText(t *testing.T, res *mcp.CallToolResult) string {
+func resultText(t *testing.T, res *tool.Result) string {
 	t.Helper()
 	var b strings.Builder
 	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
+		if c.Kind == tool.Text {
+			b.WriteString(c.Text)
 		}
 	}
 	return b.String()

@@ -8,9 +8,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcphost/mcphost/tool"
 )
 
 const (
@@ -42,7 +44,7 @@ type server struct {
 	state    State
 	err      error       // why the server failed or is restarting, worded for the user
 	startErr *StartError // the failure of a start, when it was one
-	tools    []*mcp.Tool // "tools known": the filtered tool list
+	tools    []tool.Def  // "tools known": the filtered tool list
 	exposed  []provider.Tool
 	cur      *conn // "server ready": the live connection, nil otherwise
 	// changed is closed (and replaced) at every change of state, for calls
@@ -267,7 +269,7 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 		c.stop(errClosed)
 		return s.voidStart()
 	}
-	s.tools = filterTools(tools, s.spec.AllowedTools, s.spec.ExcludedTools)
+	s.tools = toDefs(filterTools(tools, s.spec.AllowedTools, s.spec.ExcludedTools))
 	s.cur = c
 	s.state, s.err, s.startErr = StateReady, nil, nil
 	s.ready = time.Since(begin)

@@ -18,8 +18,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcphost/mcphost/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // The shutdown of a stdio server, as the MCP spec describes it, applied to

@@ -1,27 +1,25 @@
 package servers
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import "github.com/mcphost/mcphost/tool"
 
-// ToolInfo returns the MCP definition of the tool exposed as name, as its
+// ToolInfo returns the definition of the tool exposed as name, as its
 // server listed it (annotations included), so that approval can read hints
-// such as readOnlyHint. The definition is a shallow copy: its nested values
-// are shared and must not be modified.
-func (m *Manager) ToolInfo(name string) (*mcp.Tool, bool) {
+// such as readOnlyHint and listings can show it unchanged.
+func (m *Manager) ToolInfo(name string) (tool.Def, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	ref, ok := m.table[name]
 	if !ok {
-		return nil, false
+		return tool.Def{}, false
 	}
 	s := m.byName[ref.Server]
 	if s == nil {
-		return nil, false
+		return tool.Def{}, false
 	}
 	for _, t := range s.tools {
 		if t.Name == ref.Tool {
-			c := *t
-			return &c, true
+			return t, true
 		}
 	}
-	return nil, false
+	return tool.Def{}, false
 }

@@ -2,11 +2,12 @@ package servers
 
 import (
 	"encoding/json"
-	"log/slog"
 	"slices"
 
-	"github.com/mcphost/mcphost/provider"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // emptySchema is the parameters of a tool that declares none.
@@ -29,8 +30,17 @@ func filterTools(tools []*mcp.Tool, allowed, excluded []string) []*mcp.Tool {
 	return out
 }
 
+// toDefs converts the listed tools once, when they are listed.
+func toDefs(tools []*mcp.Tool) []tool.Def {
+	out := make([]tool.Def, len(tools))
+	for i, t := range tools {
+		out[i] = toDef(t)
+	}
+	return out
+}
+
 // providerTool is the declaration the model sees for tool t under name.
-func providerTool(name string, t *mcp.Tool, log *slog.Logger) provider.Tool {
+func providerTool(name string, t tool.Def) provider.Tool {
 	desc := t.Description
 	if desc == "" {
 		desc = t.Title
@@ -40,14 +50,7 @@ func providerTool(name string, t *mcp.Tool, log *slog.Logger) provider.Tool {
 	}
 	params := json.RawMessage(emptySchema)
 	if t.InputSchema != nil {
-		b, err := json.Marshal(t.InputSchema)
-		if err != nil {
-			// The SDK decoded it from JSON, so this cannot really happen;
-			// an argument-less declaration is still better than none.
-			log.Debug("tool schema does not marshal", "tool", t.Name, "error", err)
-		} else {
-			params = b
-		}
+		params = t.InputSchema
 	}
 	return provider.Tool{Name: name, Description: desc, Parameters: params}
 }

@@ -79,7 +79,6 @@ func TestFilterTools(t *testing.T) {
 }
 
 func TestProviderTool(t *testing.T) {
-	log := slog.New(slog.DiscardHandler)
 	tests := []struct {
 		tool       *mcp.Tool
 		wantDesc   string
@@ -95,7 +94,7 @@ func TestProviderTool(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		got := providerTool("s__x", tt.tool, log)
+		got := providerTool("s__x", toDef(tt.tool))
 		if got.Name != "s__x" || got.Description != tt.wantDesc || string(got.Parameters) != tt.wantParams {
 			t.Errorf("providerTool(%+v) = %q %q %s, want %q %s", tt.tool, got.Name, got.Description, got.Parameters, tt.wantDesc, tt.wantParams)
 		}
@@ -161,7 +160,7 @@ func TestBuiltinServerOverInMemoryTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text := res.Content[0].(*mcp.TextContent).Text; text != "hi from inside" {
+	if text := res.Text(); text != "hi from inside" {
 		t.Errorf("result = %q", text)
 	}
 }
