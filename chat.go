@@ -10,44 +10,30 @@ import (
 
 	"github.com/mcphost/mcphost/chat"
 	"github.com/mcphost/mcphost/config"
-	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/ui"
 )
 
-// runChat starts the app and hands the terminal to the chat. Ctrl-C
+// runChat starts the host and hands the terminal to the chat. Ctrl-C
 // interrupts start-up; once the chat runs, Ctrl-C belongs to it (cancelling
 // a turn), while SIGTERM and SIGHUP still end the session cleanly.
 func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stderr *os.File) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 
-	startCtx, cancelStart := context.WithCancel(ctx)
-	defer cancelStart()
-	interrupts := make(chan os.Signal, 1)
-	signal.Notify(interrupts, os.Interrupt)
-	started := make(chan struct{})
-	go func() {
-		select {
-		case <-interrupts:
-			cancelStart()
-		case <-started:
-		}
-	}()
-	a, err := startApp(startCtx, settings, logger, func(msg string) { ui.Warn(stderr, msg) })
-	close(started)
-	signal.Stop(interrupts)
-	if a != nil {
-		defer a.Close()
-	}
+	startCtx, cancelStart := signal.NotifyContext(ctx, os.Interrupt)
+	h, err := host.New(startCtx, options(settings, logger, func(msg string) { ui.Warn(stderr, msg) }))
 	if err != nil {
-		return reportExit(stderr, startCtx, err)
+		code := reportExit(stderr, startCtx, err)
+		cancelStart()
+		return code
 	}
+	cancelStart()
+	defer h.Close()
 
 	c := chat.New(chat.Options{
-		Runner:       a.runner,
-		Servers:      a.manager,
-		Tools:        a.tools,
-		ShowModel:    a.backend.Show,
+		Host:         h,
+		Conversation: h.Conversation(),
 		In:           stdin,
 		Out:          stdout,
 		Err:          stderr,
@@ -55,13 +41,12 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 		NoColor:      os.Getenv("NO_COLOR") != "",
 		HideThinking: settings.HideThinking,
 		HistoryPath:  chat.DefaultHistoryPath(),
-		OnEvent:      func(ev runner.Event) { logEvent(logger, ev) },
-		Mask:         a.maskEvent,
+		Mask:         h.Mask,
 	})
 	// In the chat there is someone to ask about tools that need approval
 	// and to fill in the forms servers send.
-	a.approval.SetAsker(c)
-	a.setElicitor(c.Elicit)
+	h.SetAsker(c)
+	h.SetElicitor(c.Elicit)
 	if err := c.Run(ctx); err != nil {
 		return reportExit(stderr, ctx, err)
 	}

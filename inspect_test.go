@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcphost/mcphost/mcptest"
+	"github.com/mcphost/mcphost/ui"
 )
 
 // brokenServer is a stdio server that exits before it says anything.
@@ -52,12 +53,12 @@ func TestServersReportsEachServer(t *testing.T) {
 
 	out = runBinary(t, invocation{args: []string{"servers", "--output", "json"}, dir: dir})
 	var doc struct {
-		Servers []serverRow
+		Servers []ui.ServerRecord
 	}
 	if err := json.Unmarshal([]byte(out.stdout), &doc); err != nil || out.code != 5 {
 		t.Fatalf("exit %d, stdout is not JSON (%v): %q", out.code, err, out.stdout)
 	}
-	byName := map[string]serverRow{}
+	byName := map[string]ui.ServerRecord{}
 	for _, s := range doc.Servers {
 		byName[s.Name] = s
 	}
@@ -204,7 +205,7 @@ func TestToolsCallPicksTheServer(t *testing.T) {
 		t.Errorf("a__echo: exit %d, stdout %q, stderr %q (only a should start)", out.code, out.stdout, out.stderr)
 	}
 	out = runBinary(t, invocation{args: []string{"tools", "call", "echo", `{"message": "hi"}`}, dir: dir})
-	if out.code != 2 || !strings.Contains(out.stderr, `tool "echo" is ambiguous: give one of a__echo, b__echo`) {
+	if out.code != 2 || !strings.Contains(out.stderr, `tool name "echo" is ambiguous: it could be "a__echo" or "b__echo"`) {
 		t.Errorf("ambiguous: exit %d, stderr %q", out.code, out.stderr)
 	}
 	out = runBinary(t, invocation{args: []string{"tools", "call", "broken__x"}, dir: dir})
@@ -237,42 +238,5 @@ func TestInspectUsageErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q, want exit 2 and %q", out.code, out.stderr, tt.want)
 			}
 		})
-	}
-}
-
-func TestSplitCommand(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"npx -y @scope/server  /tmp", []string{"npx", "-y", "@scope/server", "/tmp"}},
-		{`node 'my server.js' "a \"b\" \$c" d\ e ''`, []string{"node", "my server.js", `a "b" $c`, "d e", ""}},
-		{"  ", nil},
-	}
-	for _, tt := range tests {
-		got, err := splitCommand(tt.in)
-		if err != nil || strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
-			t.Errorf("splitCommand(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
-		}
-	}
-	for _, bad := range []string{`a 'b`, `a "b`} {
-		if _, err := splitCommand(bad); err == nil {
-			t.Errorf("splitCommand(%q): no error", bad)
-		}
-	}
-}
-
-func TestCommandName(t *testing.T) {
-	for in, want := range map[string]string{
-		"npx -y @modelcontextprotocol/server-everything@2026.1.1": "server-everything",
-		"/usr/local/bin/my.server --port 1":                       "my",
-		"uvx mcp-server-time":                                     "mcp-server-time",
-		"python3 -m":                                              "python3",
-		"./__weird__":                                             "weird",
-	} {
-		argv, _ := splitCommand(in)
-		if got := commandName(argv); got != want {
-			t.Errorf("commandName(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

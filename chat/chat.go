@@ -11,31 +11,29 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/runner"
-	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/ui"
 )
 
-// Servers is what the chat controls on the MCP side; *servers.Manager
+// Host is what the chat shows and controls on the MCP side; *host.Host
 // implements it.
-type Servers interface {
-	Status() []servers.ServerStatus
-	Logs(name string) []string
-	Restart(ctx context.Context, name string) error
-	Disable(name string) error
-	Enable(ctx context.Context, name string) error
+type Host interface {
+	Servers() []host.ServerInfo
+	Tools() []host.ToolInfo
+	ServerLogs(name string) []string
+	RestartServer(ctx context.Context, name string) error
+	DisableServer(name string) error
+	EnableServer(ctx context.Context, name string) error
 }
 
 // Options configure a Chat.
 type Options struct {
-	// Runner holds the conversation; the chat only feeds it prompts.
-	Runner *runner.Runner
-	// Servers and Tools are the MCP side, for the slash commands.
-	Servers Servers
-	Tools   runner.Toolbox
-	// ShowModel checks a model before /model switches to it.
-	ShowModel func(ctx context.Context, name string) (provider.ModelInfo, error)
+	// Host is the MCP side, for the slash commands.
+	Host Host
+	// Conversation holds the conversation; the chat feeds it prompts and
+	// renders the events of each turn.
+	Conversation *host.Conversation
 	// In and Out are the terminal; Err gets tool activity and warnings.
 	In       *os.File
 	Out, Err io.Writer
@@ -45,10 +43,9 @@ type Options struct {
 	NoColor, HideThinking bool
 	// HistoryPath is the input history file; empty keeps it in memory.
 	HistoryPath string
-	// OnEvent sees every runner event (for --debug logging); may be nil.
-	OnEvent func(runner.Event)
-	// Mask hides secrets in what is shown of an event; may be nil.
-	Mask func(runner.Event) runner.Event
+	// Mask hides the config's secrets in server errors the chat shows;
+	// nil shows them as they are.
+	Mask func(string) string
 }
 
 // Chat is one interactive session.
@@ -58,12 +55,12 @@ type Chat struct {
 	// usage of the whole session and of the last turn, from Ollama's counts.
 	usageTotal, usageLast provider.Usage
 	// lastCalls are the tool calls of the last turn, for /results.
-	lastCalls []runner.ToolCallFinished
+	lastCalls []host.ToolCallFinished
 
 	// mu guards what Ask, called from the runner's tool goroutines, reads
 	// of the running turn.
 	mu         sync.Mutex
-	turnOut    *ui.OneShot
+	turnOut    *ui.Text
 	cancelTurn context.CancelFunc
 }
 
@@ -75,13 +72,16 @@ func New(opts Options) *Chat {
 	if opts.Err == nil {
 		opts.Err = opts.Out
 	}
+	if opts.Mask == nil {
+		opts.Mask = func(s string) string { return s }
+	}
 	return &Chat{opts: opts, history: LoadHistory(opts.HistoryPath), cancelTurn: func() {}}
 }
 
 // Run reads prompts until Ctrl-D, /quit or Ctrl-C twice, or until ctx ends.
 func (c *Chat) Run(ctx context.Context) error {
 	fmt.Fprintf(c.opts.Out, "mcphost chat with %s · %s · /help for commands, Ctrl-D to quit\n",
-		c.opts.Runner.Model().Name, c.serversLine())
+		c.opts.Conversation.Model().Name, c.serversLine())
 	for ctx.Err() == nil {
 		line, err := c.readLine(ctx)
 		switch {
@@ -138,7 +138,7 @@ func (c *Chat) Turn(ctx context.Context, prompt string) {
 
 	defer noEcho(c.opts.In)()
 
-	out := ui.NewOneShot(ui.OneShotOptions{
+	out := ui.NewText(ui.TextOptions{
 		Out: c.opts.Out, Err: c.opts.Err, OutTTY: true, ErrTTY: true,
 		Width: c.opts.Width(), NoColor: c.opts.NoColor, HideThinking: c.opts.HideThinking,
 	})
@@ -150,16 +150,8 @@ func (c *Chat) Turn(ctx context.Context, prompt string) {
 		c.turnOut, c.cancelTurn = nil, func() {}
 		c.mu.Unlock()
 	}()
-	res, err := c.opts.Runner.Run(turnCtx, prompt, func(ev runner.Event) {
-		if c.opts.OnEvent != nil {
-			c.opts.OnEvent(ev)
-		}
-		if c.opts.Mask != nil {
-			ev = c.opts.Mask(ev)
-		}
-		out.Handle(ev)
-	})
-	out.Finish(res.Answer)
+	res, err := c.opts.Conversation.PromptFunc(turnCtx, prompt, out.Handle)
+	out.Finish(res, err, 0)
 	c.usageLast = res.Usage
 	c.usageTotal = c.usageTotal.Add(res.Usage)
 	c.lastCalls = res.ToolCalls

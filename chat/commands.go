@@ -1,9 +1,7 @@
 package chat
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,12 +9,11 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
-	"time"
 
+	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/session"
-	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -101,96 +98,52 @@ Keys: Enter sends · Alt+Enter or a trailing \ start a new line · Up/Down brows
 	return false
 }
 
-// listedTool is one tool the model sees: its exposed name, its server's
-// own name for it and its description.
-type listedTool struct {
-	exposed, name, description string
-}
-
-// toolsByServer groups the tools the model sees by server, in server order.
-func (c *Chat) toolsByServer() map[string][]listedTool {
-	by := map[string][]listedTool{}
-	if c.opts.Tools == nil {
-		return by
+// tools lists the tools the model sees.
+func (c *Chat) tools() []host.ToolInfo {
+	if c.opts.Host == nil {
+		return nil
 	}
-	for _, t := range c.opts.Tools.Tools() {
-		server, tool, ok := c.opts.Tools.Lookup(t.Name)
-		if !ok {
-			continue
-		}
-		by[server] = append(by[server], listedTool{t.Name, tool, t.Description})
-	}
-	return by
+	return c.opts.Host.Tools()
 }
 
 func (c *Chat) cmdTools(_ context.Context, w io.Writer, args []string) bool {
-	by := c.toolsByServer()
 	statuses := c.statuses()
-	if len(args) > 0 && !slices.ContainsFunc(statuses, func(s servers.ServerStatus) bool { return s.Name == args[0] }) {
+	if len(args) > 0 && !slices.ContainsFunc(statuses, func(s host.ServerInfo) bool { return s.Name == args[0] }) {
 		if !c.describeTool(w, args[0]) {
 			fmt.Fprintf(w, "no server or tool %q: /tools lists them\n", args[0])
 		}
 		return false
 	}
-	if len(statuses) == 0 {
-		fmt.Fprintln(w, "No MCP servers are configured: the model has no tools.")
-		return false
+	only := ""
+	if len(args) > 0 {
+		only = args[0]
 	}
-	costs := c.opts.Runner.ToolTokens()
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, s := range statuses {
-		if len(args) > 0 && s.Name != args[0] {
-			continue
-		}
-		switch s.State {
-		case servers.StateReady:
-			cost := 0
-			for _, t := range by[s.Name] {
-				cost += costs[t.exposed]
-			}
-			fmt.Fprintf(tw, "● %s (%d tools, ~%d tokens of context)\n", s.Name, len(by[s.Name]), cost)
-			for _, t := range by[s.Name] {
-				fmt.Fprintf(tw, "    %s\n", ui.Preview(t.name+"\t"+firstLine(t.description), 100))
-			}
-		case servers.StateDisabled:
-			fmt.Fprintf(tw, "○ %s (disabled: its tools are hidden from the model; /mcp enable %s)\n", s.Name, s.Name)
-		default:
-			fmt.Fprintf(tw, "✗ %s (%s: no tools)\n", s.Name, s.State)
-		}
-	}
-	tw.Flush()
+	ui.ToolSummary(w, statuses, c.tools(), c.opts.Conversation.ToolTokens(), only)
 	return false
 }
 
-// describeTool prints one tool in full: its description and input schema.
+// describeTool prints one tool in full: its description and arguments.
 // name is the exposed name or the server's own tool name.
 func (c *Chat) describeTool(w io.Writer, name string) bool {
-	if c.opts.Tools == nil {
-		return false
-	}
 	found := false
-	for _, t := range c.opts.Tools.Tools() {
-		server, tool, _ := c.opts.Tools.Lookup(t.Name)
-		if t.Name != name && tool != name {
+	for _, t := range c.tools() {
+		if t.Name != name && t.Def.Name != name {
 			continue
 		}
-		found = true
-		fmt.Fprintf(w, "%s (the model calls it %s)\n%s\n", termtext.Line(server+" › "+tool), t.Name, ui.Sanitize(strings.TrimSpace(t.Description)))
-		if len(t.Parameters) > 0 {
-			var schema bytes.Buffer
-			if json.Indent(&schema, t.Parameters, "  ", "  ") == nil {
-				fmt.Fprintf(w, "  input: %s\n", schema.String())
-			}
+		if found {
+			fmt.Fprintln(w)
 		}
+		found = true
+		ui.ToolDetail(w, t)
 	}
 	return found
 }
 
-func (c *Chat) statuses() []servers.ServerStatus {
-	if c.opts.Servers == nil {
+func (c *Chat) statuses() []host.ServerInfo {
+	if c.opts.Host == nil {
 		return nil
 	}
-	return c.opts.Servers.Status()
+	return c.opts.Host.Servers()
 }
 
 func (c *Chat) cmdServers(_ context.Context, w io.Writer, _ []string) bool {
@@ -199,41 +152,7 @@ func (c *Chat) cmdServers(_ context.Context, w io.Writer, _ []string) bool {
 		fmt.Fprintln(w, "No MCP servers are configured.")
 		return false
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  NAME\tSTATE\tTRANSPORT\tTOOLS\tUPTIME\tPID")
-	for _, s := range statuses {
-		state := string(s.State)
-		switch s.State {
-		case servers.StateReady:
-			state = "● ready"
-		case servers.StateDisabled:
-			state = "○ disabled"
-		case servers.StateStarting:
-			state = "… starting"
-		case servers.StateRestarting:
-			state = "↻ restarting"
-			if s.Err != nil {
-				state += " (" + ui.Preview(s.Err.Error(), 50) + ")"
-			}
-			if !s.NextRestart.IsZero() {
-				state += fmt.Sprintf(", next try in %s", time.Until(s.NextRestart).Round(100*time.Millisecond))
-			}
-		case servers.StateFailed:
-			state = "✗ error"
-			if s.Err != nil {
-				state += ": " + ui.Preview(s.Err.Error(), 60)
-			}
-		}
-		uptime, pid := "-", "-"
-		if s.State == servers.StateReady && !s.StartedAt.IsZero() {
-			uptime = time.Since(s.StartedAt.Add(s.Ready)).Round(time.Second).String()
-		}
-		if s.PID > 0 {
-			pid = fmt.Sprint(s.PID)
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\t%s\n", s.Name, state, s.Transport, s.ToolCount, uptime, pid)
-	}
-	tw.Flush()
+	ui.ServerTable(w, statuses, true, c.opts.Mask)
 	return false
 }
 
@@ -250,14 +169,14 @@ func (c *Chat) cmdMCP(ctx context.Context, w io.Writer, args []string) bool {
 		return false
 	}
 	name := args[1]
-	if !slices.ContainsFunc(c.statuses(), func(s servers.ServerStatus) bool { return s.Name == name }) {
+	if !slices.ContainsFunc(c.statuses(), func(s host.ServerInfo) bool { return s.Name == name }) {
 		fmt.Fprintf(w, "no server %q: /servers lists them\n", name)
 		return false
 	}
 	var err error
 	switch args[0] {
 	case "logs":
-		lines := c.opts.Servers.Logs(name)
+		lines := c.opts.Host.ServerLogs(name)
 		if len(lines) == 0 {
 			fmt.Fprintf(w, "%s has written nothing to stderr.\n", name)
 		}
@@ -267,17 +186,22 @@ func (c *Chat) cmdMCP(ctx context.Context, w io.Writer, args []string) bool {
 		return false
 	case "restart":
 		fmt.Fprintf(w, "restarting %s…\n", name)
-		err = c.opts.Servers.Restart(ctx, name)
+		err = c.opts.Host.RestartServer(ctx, name)
 	case "disable":
-		err = c.opts.Servers.Disable(name)
+		err = c.opts.Host.DisableServer(name)
 	case "enable":
-		err = c.opts.Servers.Enable(ctx, name)
+		err = c.opts.Host.EnableServer(ctx, name)
 	}
 	if err != nil {
 		fmt.Fprintf(w, "%s %s: %s\n", args[0], name, ui.Sanitize(err.Error()))
 		return false
 	}
-	tools := len(c.toolsByServer()[name])
+	tools := 0
+	for _, t := range c.tools() {
+		if t.Server == name {
+			tools++
+		}
+	}
 	switch args[0] {
 	case "disable":
 		fmt.Fprintf(w, "%s disabled: the model no longer sees its tools.\n", name)
@@ -288,23 +212,22 @@ func (c *Chat) cmdMCP(ctx context.Context, w io.Writer, args []string) bool {
 }
 
 func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
+	conv := c.opts.Conversation
 	if len(args) == 0 {
-		m := c.opts.Runner.Model()
+		m := conv.Model()
 		fmt.Fprintf(w, "model: %s (capabilities: %s)\n", m.Name, strings.Join(m.Capabilities, ", "))
 		return false
 	}
-	_, name, err := provider.ParseModel(args[0])
-	if err != nil {
+	if _, _, err := provider.ParseModel(args[0]); err != nil {
 		fmt.Fprintln(w, err)
 		return false
 	}
-	info, err := c.opts.ShowModel(ctx, name)
+	info, err := conv.SetModel(ctx, args[0])
 	if err != nil {
-		fmt.Fprintf(w, "%s; still using %s\n", ui.Sanitize(err.Error()), c.opts.Runner.Model().Name)
+		fmt.Fprintf(w, "%s; still using %s\n", ui.Sanitize(err.Error()), conv.Model().Name)
 		return false
 	}
-	info.Name = name
-	c.opts.Runner.SetModel(info)
+	name := info.Name
 	fmt.Fprintf(w, "model: %s (the conversation goes on)\n", name)
 	if !info.Has(provider.CapabilityTools) {
 		fmt.Fprintf(w, "warning: %s does not support tools: it answers without them\n", name)
@@ -324,7 +247,7 @@ func (c *Chat) cmdResults(_ context.Context, w io.Writer, _ []string) bool {
 }
 
 func (c *Chat) cmdHistory(_ context.Context, w io.Writer, _ []string) bool {
-	msgs := c.opts.Runner.History()
+	msgs := c.opts.Conversation.History()
 	if len(msgs) == 0 {
 		fmt.Fprintln(w, "The conversation is empty.")
 	}
@@ -348,7 +271,7 @@ func (c *Chat) cmdHistory(_ context.Context, w io.Writer, _ []string) bool {
 }
 
 func (c *Chat) cmdClear(_ context.Context, w io.Writer, _ []string) bool {
-	c.opts.Runner.Reset()
+	c.opts.Conversation.Reset()
 	c.lastCalls = nil
 	fmt.Fprintln(w, "New conversation.")
 	return false
@@ -359,11 +282,12 @@ func (c *Chat) cmdSave(_ context.Context, w io.Writer, args []string) bool {
 		fmt.Fprintln(w, "usage: /save FILE")
 		return false
 	}
-	if err := session.Save(args[0], c.opts.Runner.Model().Name, c.opts.Runner.History()); err != nil {
+	conv := c.opts.Conversation
+	if err := conv.Save(args[0]); err != nil {
 		fmt.Fprintln(w, ui.Sanitize(err.Error()))
 		return false
 	}
-	fmt.Fprintf(w, "Saved %d messages to %s.\n", len(c.opts.Runner.History()), args[0])
+	fmt.Fprintf(w, "Saved %d messages to %s.\n", len(conv.History()), args[0])
 	return false
 }
 
@@ -372,7 +296,8 @@ func (c *Chat) cmdLoad(ctx context.Context, w io.Writer, args []string) bool {
 		fmt.Fprintln(w, "usage: /load FILE")
 		return false
 	}
-	f, err := session.Load(args[0])
+	conv := c.opts.Conversation
+	f, err := conv.Load(args[0])
 	if errors.Is(err, session.ErrNotExist) {
 		fmt.Fprintf(w, "%s does not exist\n", args[0])
 		return false
@@ -381,9 +306,8 @@ func (c *Chat) cmdLoad(ctx context.Context, w io.Writer, args []string) bool {
 		fmt.Fprintln(w, ui.Sanitize(err.Error()))
 		return false
 	}
-	c.opts.Runner.SetHistory(f.Messages)
 	fmt.Fprintf(w, "Loaded %d messages from %s.\n", len(f.Messages), args[0])
-	if f.Model != "" && f.Model != c.opts.Runner.Model().Name {
+	if f.Model != "" && f.Model != conv.Model().Name {
 		fmt.Fprintf(w, "It was saved with %s; /model %s switches to it.\n", f.Model, f.Model)
 	}
 	return false
@@ -421,10 +345,8 @@ func (c *Chat) Complete(input string) []string {
 			pool = append(pool, s.Name)
 		}
 		if fields[0] == "/tools" {
-			for _, tools := range c.toolsByServer() {
-				for _, t := range tools {
-					pool = append(pool, t.name)
-				}
+			for _, t := range c.tools() {
+				pool = append(pool, t.Def.Name)
 			}
 		}
 	}
@@ -450,14 +372,5 @@ func (c *Chat) serversLine() string {
 			ready++
 		}
 	}
-	tools := 0
-	if c.opts.Tools != nil {
-		tools = len(c.opts.Tools.Tools())
-	}
-	return fmt.Sprintf("%d/%d servers ready, %d tools", ready, total, tools)
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
+	return fmt.Sprintf("%d/%d servers ready, %d tools", ready, total, len(c.tools()))
 }

@@ -16,28 +16,28 @@ import (
 	"github.com/mcphost/mcphost/approval"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/elicit"
+	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/provider/ollama"
-	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/tool"
 )
 
-// fakeServers is a server table; the real manager is driven by the
+// fakeHost is a server table with tools; the real host is driven by the
 // terminal tests.
-type fakeServers struct {
-	status   []servers.ServerStatus
+type fakeHost struct {
+	status   []host.ServerInfo
 	logs     map[string][]string
 	disabled []string
 }
 
-func (f *fakeServers) Status() []servers.ServerStatus { return f.status }
-func (f *fakeServers) Logs(name string) []string      { return f.logs[name] }
-func (f *fakeServers) Restart(context.Context, string) error {
+func (f *fakeHost) Servers() []host.ServerInfo      { return f.status }
+func (f *fakeHost) ServerLogs(name string) []string { return f.logs[name] }
+func (f *fakeHost) RestartServer(context.Context, string) error {
 	return errors.New("server \"everything\" did not start within 30s")
 }
-func (f *fakeServers) Disable(name string) error {
+func (f *fakeHost) DisableServer(name string) error {
 	f.disabled = append(f.disabled, name)
 	for i := range f.status {
 		if f.status[i].Name == name {
@@ -46,37 +46,29 @@ func (f *fakeServers) Disable(name string) error {
 	}
 	return nil
 }
-func (f *fakeServers) Enable(context.Context, string) error { return nil }
+func (f *fakeHost) EnableServer(context.Context, string) error { return nil }
 
-// fakeTools exposes two tools of "everything" and one of "files", minus the
+// Tools exposes two tools of "everything" and one of "files", minus the
 // tools of disabled servers.
-type fakeTools struct{ servers *fakeServers }
-
-func (f fakeTools) Tools() []provider.Tool {
-	var out []provider.Tool
+func (f *fakeHost) Tools() []host.ToolInfo {
+	var out []host.ToolInfo
 	for _, t := range []provider.Tool{{Name: "everything__echo", Description: "Echoes back the input"}, {Name: "everything__get-sum", Description: "Adds two numbers\nmore text"}, {Name: "files__read_file", Description: "Reads a file"}} {
-		server, _, _ := f.Lookup(t.Name)
-		if !slices.Contains(f.servers.disabled, server) {
-			out = append(out, t)
+		server, own, _ := strings.Cut(t.Name, "__")
+		if !slices.Contains(f.disabled, server) {
+			out = append(out, host.ToolInfo{Name: t.Name, Server: server, Offered: t,
+				Def: tool.Def{Name: own, Description: t.Description, InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"}},"required":["a"]}`)}})
 		}
 	}
 	return out
 }
-func (fakeTools) Call(context.Context, string, map[string]any) (*tool.Result, error) {
-	return nil, nil
-}
-func (fakeTools) Lookup(name string) (string, string, bool) {
-	s, t, ok := strings.Cut(name, "__")
-	return s, t, ok
-}
 
-func newTestChat(t *testing.T) (*Chat, *bytes.Buffer, *fakeServers, *ollamatest.Server) {
+func newTestChat(t *testing.T) (*Chat, *bytes.Buffer, *fakeHost, *ollamatest.Server) {
 	t.Helper()
-	srv := &fakeServers{
-		status: []servers.ServerStatus{
-			{Name: "everything", State: servers.StateReady, Transport: config.TransportStdio, ToolCount: 2, PID: 4242, StartedAt: time.Now().Add(-time.Minute)},
-			{Name: "files", State: servers.StateReady, Transport: config.TransportHTTP, ToolCount: 1, StartedAt: time.Now()},
-			{Name: "broken", State: servers.StateFailed, Transport: config.TransportStdio, Err: errors.New(`server "broken" exited during start: cannot open database`)},
+	srv := &fakeHost{
+		status: []host.ServerInfo{
+			{ServerStatus: servers.ServerStatus{Name: "everything", State: servers.StateReady, Transport: config.TransportStdio, ToolCount: 2, PID: 4242, StartedAt: time.Now().Add(-time.Minute)}},
+			{ServerStatus: servers.ServerStatus{Name: "files", State: servers.StateReady, Transport: config.TransportHTTP, ToolCount: 1, StartedAt: time.Now()}},
+			{ServerStatus: servers.ServerStatus{Name: "broken", State: servers.StateFailed, Transport: config.TransportStdio, Err: errors.New(`server "broken" exited during start: cannot open database`)}},
 		},
 		logs: map[string][]string{"everything": {"Starting default (STDIO) server...", "\x1b[31mred\x1b[0m"}},
 	}
@@ -86,10 +78,13 @@ func newTestChat(t *testing.T) (*Chat, *bytes.Buffer, *fakeServers, *ollamatest.
 	if err != nil {
 		t.Fatal(err)
 	}
+	h, err := host.New(context.Background(), host.Options{Settings: &config.Settings{}, Provider: backend, Model: "tiny"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
 	var out bytes.Buffer
-	tools := fakeTools{srv}
-	r := runner.New(backend, tools, runner.Options{Model: provider.ModelInfo{Name: "tiny", Capabilities: []string{"completion", "tools"}}})
-	c := New(Options{Runner: r, Servers: srv, Tools: tools, ShowModel: backend.Show, Out: &out, Err: &out, NoColor: true})
+	c := New(Options{Host: srv, Conversation: h.NewConversation(), Out: &out, Err: &out, NoColor: true})
 	return c, &out, srv, model
 }
 
@@ -105,7 +100,7 @@ func run(t *testing.T, c *Chat, out *bytes.Buffer, line string) string {
 func TestServersTable(t *testing.T) {
 	c, out, _, _ := newTestChat(t)
 	got := run(t, c, out, "/servers")
-	for _, want := range []string{"NAME", "● ready", "stdio", "4242", "1m0s", "✗ error: server \"broken\" exited during start: cannot open", "http"} {
+	for _, want := range []string{"SERVER", "● ready", "stdio", "4242", "1m0s", "✗ failed", "\nserver \"broken\" exited during start: cannot open database", "http"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("/servers lacks %q:\n%s", want, got)
 		}
@@ -153,7 +148,7 @@ func TestMCPCommandErrors(t *testing.T) {
 func TestToolsShowsOneToolInFull(t *testing.T) {
 	c, out, _, _ := newTestChat(t)
 	got := run(t, c, out, "/tools get-sum")
-	if !strings.Contains(got, "everything › get-sum (the model calls it everything__get-sum)") || !strings.Contains(got, "more text") {
+	if !strings.Contains(got, "everything__get-sum  (~") || !strings.Contains(got, "more text") || !strings.Contains(got, "a  number, required") {
 		t.Errorf("/tools get-sum = %q", got)
 	}
 }

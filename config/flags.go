@@ -25,6 +25,10 @@ const (
 	// keyElicitation says how a run that cannot ask anyone answers a
 	// server's elicitation request.
 	keyElicitation = "elicitation"
+	// keyURL and keyStdio give one server on the command line instead of
+	// the config's; flags only.
+	keyURL   = "url"
+	keyStdio = "stdio"
 )
 
 // The values --output accepts.
@@ -92,4 +96,6 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Bool(keyYolo, false, "run every tool call without asking, except denied tools")
 	fs.String(keyAudit, "", "append one JSON line per tool call to `FILE` (secrets masked)")
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
+	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")
+	fs.String(keyStdio, "", "with servers/tools: run the MCP server `COMMAND` (quoted as in a shell) instead of the config's")
 }

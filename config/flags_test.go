@@ -30,6 +30,8 @@ func TestRegisterFlags(t *testing.T) {
 		{"audit", "", ""},
 		{"max-result-bytes", "", "0"},
 		{"elicitation", "", "decline"},
+		{"url", "", ""},
+		{"stdio", "", ""},
 	}
 	for _, tt := range tests {
 		f := fs.Lookup(tt.name)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -62,8 +63,15 @@ type Settings struct {
 	Elicitation Elicitation
 
 	// Servers are the MCP servers of all config files, merged by name and
-	// sorted by name.
+	// sorted by name; or the script's, or the one of --url/--stdio.
 	Servers []ServerSpec
+	// Adhoc is the server given with --url or --stdio, nil without one;
+	// it is then the only entry of Servers.
+	Adhoc *ServerSpec
+	// ScriptFile is the absolute path of the script being run, if any,
+	// and ScriptServers tells whether its mcpServers replaced the config's.
+	ScriptFile    string
+	ScriptServers bool
 	// Files lists the config files that were read, in precedence order
 	// (the one that wins first), for --debug.
 	Files []string
@@ -93,6 +101,20 @@ type LoadOptions struct {
 	// Servers, when not nil, replaces the servers of the config files and
 	// the default one (a script's own mcpServers, an ad-hoc --url server).
 	Servers []ServerSpec
+
+	// ConfigFile, when not empty and no --config flag was given, is read
+	// instead of the usual config files, as --config would be.
+	ConfigFile string
+	// Isolated reads no config files (but ConfigFile) and no MCPHOST_* or
+	// OLLAMA_HOST variables: only the defaults and what is given here, for
+	// programs that configure everything themselves.
+	Isolated bool
+	// ScriptPath names a script file to run ("mcphost script FILE"): its
+	// front matter becomes the Script layer, its mcpServers (if any)
+	// replace the config's, and its prompt is the Prompt unless -p gives
+	// one. ScriptArgs holds its --args:NAME values.
+	ScriptPath string
+	ScriptArgs map[string]string
 }
 
 // Load gathers the settings with this precedence: flags, then a script's
@@ -104,6 +126,17 @@ type LoadOptions struct {
 // Every problem in the user's input is returned as an *Error.
 func Load(opts LoadOptions) (*Settings, error) {
 	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	adhoc, err := AdhocServer(o.flagString(keyURL), o.flagString(keyStdio))
+	if err != nil {
+		return nil, err
+	}
+	if adhoc != nil {
+		o.Servers = []ServerSpec{*adhoc}
+	}
+	script, err := o.readScript()
 	if err != nil {
 		return nil, err
 	}
@@ -133,6 +166,18 @@ func Load(opts LoadOptions) (*Settings, error) {
 	if g.err != nil {
 		return nil, g.err
 	}
+	if s.OllamaHost == "" {
+		// Ollama's own variable, below every mcphost setting.
+		s.OllamaHost, _ = o.Env("OLLAMA_HOST")
+	}
+	s.Adhoc = adhoc
+	if script != nil {
+		s.ScriptFile, s.ScriptServers = o.ScriptFile, script.Servers != nil
+		if s.Prompt == "" {
+			// -p on the command line wins over the script's prompt.
+			s.Prompt = script.Prompt
+		}
+	}
 	if err := o.check(s, origins); err != nil {
 		return nil, err
 	}
@@ -160,11 +205,48 @@ func Load(opts LoadOptions) (*Settings, error) {
 	return s, nil
 }
 
+// flagString is the value of a string flag, empty when it is not defined.
+func (o *LoadOptions) flagString(name string) string {
+	if f := o.Flags.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
+
+// readScript parses ScriptPath, if set, into the Script layer and the
+// servers that replace the config's.
+func (o *LoadOptions) readScript() (*Script, error) {
+	if o.ScriptPath == "" {
+		return nil, nil
+	}
+	f, err := LoadScript(o.ScriptPath, o.ScriptArgs, o.Env)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(o.ScriptPath)
+	if err != nil {
+		return nil, &Error{File: o.ScriptPath, Message: fmt.Sprintf("cannot resolve the script's path: %v", err), err: err}
+	}
+	o.Script, o.ScriptFile = f.Settings, abs
+	if f.Servers != nil && o.Servers == nil {
+		// ${PROJECT_DIR} is the script's directory, as for a config file.
+		specs, err := ServersFromMap(f.Servers, o.ScriptPath, filepath.Dir(abs), f.Lookup)
+		if err != nil {
+			return nil, err
+		}
+		o.Servers = append([]ServerSpec{}, specs...) // not nil: "no servers" too replaces the config's
+	}
+	return f, nil
+}
+
 // withDefaults fills in the zero fields of LoadOptions.
 func (opts LoadOptions) withDefaults() (LoadOptions, error) {
 	o := opts
 	if o.Env == nil {
 		o.Env = os.LookupEnv
+	}
+	if o.Isolated {
+		o.Env = func(string) (string, bool) { return "", false }
 	}
 	if o.Flags == nil {
 		o.Flags = pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
@@ -204,8 +286,7 @@ func (o *LoadOptions) fail(file, field string, err error, format string, args ..
 // readFiles finds and decodes the config files, lowest precedence first.
 func (o *LoadOptions) readFiles() ([]*configFile, error) {
 	r := fileReader{homeDir: o.HomeDir, workDir: o.WorkDir}
-	if f := o.Flags.Lookup(keyConfig); f != nil && f.Value.String() != "" {
-		path := f.Value.String()
+	if path := cmp.Or(o.flagString(keyConfig), o.ConfigFile); path != "" {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(o.WorkDir, path)
 		}
@@ -225,6 +306,9 @@ func (o *LoadOptions) readFiles() ([]*configFile, error) {
 		return []*configFile{cf}, nil
 	}
 
+	if o.Isolated {
+		return nil, nil
+	}
 	type place struct{ dir, projectDir string }
 	var places []place
 	if o.HomeDir != "" {

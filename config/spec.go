@@ -51,6 +51,9 @@ type ServerSpec struct {
 	// URL and Headers reach an http or sse server (header keys keep their case).
 	URL     string
 	Headers map[string]string
+	// FallbackSSE tries an http server again as SSE when it answers, but
+	// not as Streamable HTTP: the transport of a bare --url is not known.
+	FallbackSSE bool
 
 	// Builtin names the in-process server of a builtin spec ("fs",
 	// "bash", ...) and Options configures it.

@@ -549,6 +549,7 @@ func (s *Server) serveShow(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	//lint:ignore SA1019 older clients still send "name"; the server must read it
 	name := cmp.Or(req.Model, req.Name)
 	s.mu.Lock()
 	s.shows = append(s.shows, name)
@@ -645,3 +646,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
 }
+
+// ToolCall is a tool call as Ollama sends it (see Call), so that code
+// scripting replies need not import Ollama's api package.
+type ToolCall = api.ToolCall

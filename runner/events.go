@@ -123,6 +123,13 @@ type FinalAnswerRequested struct {
 // Warning is something the user should know that does not stop the run.
 type Warning struct{ Message string }
 
+// Finished is the last event of every Run: what Run returns.
+type Finished struct {
+	Result Result
+	// Err is nil when the model answered; see Run for the others.
+	Err error
+}
+
 func (TextDelta) event()            {}
 func (ThinkingDelta) event()        {}
 func (ModelCallStarted) event()     {}
@@ -134,3 +141,4 @@ func (ToolCallRejected) event()     {}
 func (HistoryTrimmed) event()       {}
 func (FinalAnswerRequested) event() {}
 func (Warning) event()              {}
+func (Finished) event()             {}

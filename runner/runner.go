@@ -204,7 +204,7 @@ type Result struct {
 
 // Run adds prompt to the conversation as a user message and runs the loop
 // until the model answers without calling tools. emit receives the events
-// of the run, one at a time; it may be nil.
+// of the run, one at a time, Finished last; it may be nil.
 //
 // When the model has to be stopped (MaxSteps, or the same call LoopLimit
 // times in a row), it is asked once more without tools for a final answer;
@@ -217,6 +217,13 @@ func (r *Runner) Run(ctx context.Context, prompt string, emit func(Event)) (Resu
 	if emit == nil {
 		emit = func(Event) {}
 	}
+	res, err := r.run(ctx, prompt, emit)
+	emit(Finished{Result: res, Err: err})
+	return res, err
+}
+
+// run is Run without its Finished event.
+func (r *Runner) run(ctx context.Context, prompt string, emit func(Event)) (Result, error) {
 	r.history = append(r.history, provider.Message{Role: provider.RoleUser, Content: prompt})
 	var (
 		res   Result

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -47,6 +48,9 @@ type server struct {
 	tools    []tool.Def  // "tools known": the filtered tool list
 	exposed  []provider.Tool
 	cur      *conn // "server ready": the live connection, nil otherwise
+	// via is the transport the last connection used: an http spec with
+	// FallbackSSE may have connected over SSE.
+	via config.Transport
 	// changed is closed (and replaced) at every change of state, for calls
 	// waiting for the server to be ready.
 	changed chan struct{}
@@ -61,7 +65,18 @@ type server struct {
 	ready        time.Duration
 }
 
+// transport is the transport of the last connection, or the configured
+// one. The caller holds the manager's mu.
 func (s *server) transport() config.Transport {
+	if s.via != "" {
+		return s.via
+	}
+	return s.configured()
+}
+
+// configured is the transport the spec asks for; s.spec never changes, so
+// no lock is needed.
+func (s *server) configured() config.Transport {
 	if s.spec.Transport == "" {
 		return config.TransportStdio
 	}
@@ -107,6 +122,8 @@ type conn struct {
 	proc   *proc // stdio only
 	httpTr *http.Transport
 	hdr    *headerTransport
+	// transport is the one this connection uses.
+	transport config.Transport
 	// life is the lifetime of the transport (HTTP streams, a builtin
 	// server); it ends once the session is closed.
 	life       context.Context
@@ -270,7 +287,7 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 		return s.voidStart()
 	}
 	s.tools = toDefs(filterTools(tools, s.spec.AllowedTools, s.spec.ExcludedTools))
-	s.cur = c
+	s.cur, s.via = c, c.transport
 	s.state, s.err, s.startErr = StateReady, nil, nil
 	s.ready = time.Since(begin)
 	if c.proc != nil {
@@ -298,7 +315,7 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 	var transport mcp.Transport
 	stopKill := func() bool { return true }
 	defer func() { stopKill() }()
-	switch s.transport() {
+	switch s.configured() {
 	case config.TransportStdio:
 		t, err := newStdio(s.spec, s.logs, m.log, m.maxMessage)
 		if err != nil {
@@ -323,7 +340,22 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		return c, nil, fmt.Errorf("unknown transport %q", s.spec.Transport)
 	}
 
+	c.transport = s.configured()
 	sess, err := m.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	if err != nil && s.spec.FallbackSSE && c.transport == config.TransportHTTP && sseMayWork(ctx, c, err) {
+		// The URL answered, but not as Streamable HTTP: it may be a
+		// legacy SSE server.
+		m.log.Debug("trying SSE after Streamable HTTP failed", "server", s.spec.Name, "url", s.spec.URL, "error", err)
+		spec := s.spec
+		spec.Transport = config.TransportSSE
+		client, hdr, base := newHTTPClient(spec.Headers, m.log.With("server", spec.Name))
+		c.hdr, c.httpTr, c.transport = hdr, base, config.TransportSSE
+		var sseErr error
+		if sess, sseErr = m.client.Connect(ctx, newHTTPTransport(spec, client, c.life), &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
+			return c, nil, fmt.Errorf("cannot connect to %s as Streamable HTTP (%v) nor as SSE (%w)", s.spec.URL, err, sseErr)
+		}
+		err = nil
+	}
 	if err != nil {
 		return c, nil, fmt.Errorf("initialize: %w", err)
 	}
@@ -341,6 +373,14 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		return c, nil, context.Cause(ctx)
 	}
 	return c, tools, nil
+}
+
+// sseMayWork reports whether a failed Streamable HTTP start is worth
+// trying again as SSE: not when nothing listens at the URL or it refused
+// the credentials, where SSE fails the same way.
+func sseMayWork(ctx context.Context, c *conn, err error) bool {
+	var dial *net.OpError
+	return ctx.Err() == nil && !(errors.As(err, &dial) && dial.Op == "dial") && (c.hdr == nil || !c.hdr.authFailed())
 }
 
 // builtinTransport starts an in-process server for the life of the

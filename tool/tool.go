@@ -7,6 +7,7 @@ package tool
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -138,4 +139,20 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// ParseArgs reads a call's arguments written by a person: one JSON object,
+// or nothing for none. Numbers keep their exact text, so that large
+// integers are not rounded.
+func ParseArgs(text string) (map[string]any, error) {
+	if strings.TrimSpace(text) == "" {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var args map[string]any
+	if err := dec.Decode(&args); err != nil || dec.More() || args == nil {
+		return nil, errors.New(`must be one JSON object, e.g. '{"message": "hi"}'`)
+	}
+	return args, nil
 }

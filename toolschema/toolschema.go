@@ -163,10 +163,8 @@ func (n *normalizer) walk(s any, refs []string) any {
 		}
 	}
 	for _, k := range [...]string{"$defs", "definitions"} {
-		if _, ok := out[k]; ok {
-			// Every reference into them is inlined by now.
-			delete(out, k)
-		}
+		// Every reference into them is inlined by now.
+		delete(out, k)
 	}
 
 	n.collapseUnion(out, "anyOf", refs)
@@ -180,7 +178,7 @@ func (n *normalizer) walk(s any, refs []string) any {
 			np[name] = n.walk(p, refs)
 		}
 		out["properties"] = np
-	} else if _, has := out["properties"]; has {
+	} else {
 		delete(out, "properties")
 	}
 	switch items := out["items"].(type) {
@@ -302,9 +300,7 @@ func pointer(root any, ref string) (any, bool) {
 func (n *normalizer) collapseUnion(out map[string]any, key string, refs []string) {
 	branches, ok := out[key].([]any)
 	if !ok {
-		if _, has := out[key]; has {
-			delete(out, key)
-		}
+		delete(out, key)
 		return
 	}
 	delete(out, key)

@@ -1,23 +1,17 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"sync"
 	"time"
 
+	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
 )
-
-// ServerInfo describes one MCP server in the machine-readable output.
-type ServerInfo struct {
-	Name      string `json:"name"`
-	State     string `json:"state"`
-	Transport string `json:"transport"`
-	Tools     int    `json:"tools"`
-	Error     string `json:"error,omitempty"`
-}
 
 // ToolCallRecord is one tool call in the machine-readable output.
 type ToolCallRecord struct {
@@ -51,6 +45,22 @@ type Final struct {
 	ExitCode   int              `json:"exit_code"`
 }
 
+// StopReason names how a run ended, for the final object.
+func StopReason(err error) string {
+	switch {
+	case err == nil:
+		return StopAnswered
+	case errors.Is(err, host.ErrLoop):
+		return StopLoopGuard
+	case errors.Is(err, host.ErrMaxSteps):
+		return StopMaxSteps
+	case errors.Is(err, context.Canceled):
+		return StopInterrupted
+	default:
+		return StopError
+	}
+}
+
 // The stop reasons of Final.
 const (
 	StopAnswered    = "answered"
@@ -65,42 +75,56 @@ const (
 // warnings, final); without, only the final object. Nothing else is
 // written to its writer, so every line parses.
 type JSON struct {
-	stream bool
-	enc    *json.Encoder
-	mu     sync.Mutex
-	final  Final
+	opts  JSONOptions
+	enc   *json.Encoder
+	mu    sync.Mutex
+	final Final
 }
 
-// NewJSON returns a JSON renderer writing to out.
-func NewJSON(out io.Writer, stream bool, model string) *JSON {
-	enc := json.NewEncoder(out)
+// JSONOptions say where and how a run is shown as JSON.
+type JSONOptions struct {
+	// Out receives the JSON; nothing else is written to it.
+	Out io.Writer
+	// Stream writes JSON lines as things happen, not only the final object.
+	Stream bool
+	// Model is named in the start and final objects.
+	Model string
+	// Err, when not nil, also gets each warning as a line of text, for the
+	// person watching a JSON run (unless Quiet).
+	Err   io.Writer
+	Quiet bool
+}
+
+// NewJSON returns a JSON renderer.
+func NewJSON(opts JSONOptions) *JSON {
+	enc := json.NewEncoder(opts.Out)
 	enc.SetEscapeHTML(false)
-	return &JSON{stream: stream, enc: enc, final: Final{
-		Type: "final", Model: model, ToolCalls: []ToolCallRecord{}, Warnings: []string{},
+	return &JSON{opts: opts, enc: enc, final: Final{
+		Type: "final", Model: opts.Model, ToolCalls: []ToolCallRecord{}, Warnings: []string{},
 	}}
 }
 
 func (j *JSON) emit(v any) {
-	if j.stream {
+	if j.opts.Stream {
 		_ = j.enc.Encode(v)
 	}
 }
 
 // Start reports the servers and the tools the model sees (stream-json).
-func (j *JSON) Start(servers []ServerInfo, tools []string) {
+func (j *JSON) Start(servers []ServerRecord, tools []string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if servers == nil {
-		servers = []ServerInfo{}
+		servers = []ServerRecord{}
 	}
 	if tools == nil {
 		tools = []string{}
 	}
 	j.emit(struct {
-		Type    string       `json:"type"`
-		Model   string       `json:"model"`
-		Servers []ServerInfo `json:"servers"`
-		Tools   []string     `json:"tools"`
+		Type    string         `json:"type"`
+		Model   string         `json:"model"`
+		Servers []ServerRecord `json:"servers"`
+		Tools   []string       `json:"tools"`
 	}{"start", j.final.Model, servers, tools})
 }
 
@@ -158,6 +182,9 @@ func (j *JSON) Warn(msg string) {
 }
 
 func (j *JSON) warnLocked(msg string) {
+	if j.opts.Err != nil && !j.opts.Quiet {
+		Warn(j.opts.Err, msg)
+	}
 	j.final.Warnings = append(j.final.Warnings, msg)
 	j.emit(struct {
 		Type    string `json:"type"`
@@ -166,12 +193,12 @@ func (j *JSON) warnLocked(msg string) {
 }
 
 // Finish writes the final object. err is the run's error, if any.
-func (j *JSON) Finish(answer, stopReason string, usage provider.Usage, err error, exitCode int) {
+func (j *JSON) Finish(res host.Result, err error, exitCode int) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.final.Answer = answer
-	j.final.StopReason = stopReason
-	j.final.Usage = usageRecord(usage)
+	j.final.Answer = res.Answer
+	j.final.StopReason = StopReason(err)
+	j.final.Usage = usageRecord(res.Usage)
 	j.final.ExitCode = exitCode
 	if err != nil {
 		j.final.Error = err.Error()

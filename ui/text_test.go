@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
 )
 
 func TestOneShotStreamsPlainTextWhenPiped(t *testing.T) {
 	var out, errOut bytes.Buffer
-	o := NewOneShot(OneShotOptions{Out: &out, Err: &errOut})
+	o := NewText(TextOptions{Out: &out, Err: &errOut})
 	o.Handle(runner.ModelCallStarted{Step: 1})
 	o.Handle(runner.TextDelta{Text: "Let me look."})
 	o.Handle(runner.ModelCallFinished{Step: 1, ToolCalls: 1})
@@ -22,7 +23,7 @@ func TestOneShotStreamsPlainTextWhenPiped(t *testing.T) {
 	o.Handle(runner.ModelCallStarted{Step: 2})
 	o.Handle(runner.TextDelta{Text: "**Two** files."})
 	o.Handle(runner.ModelCallFinished{Step: 2})
-	o.Finish("**Two** files.")
+	o.Finish(host.Result{Answer: "**Two** files."}, nil, 0)
 
 	if got, want := out.String(), "Let me look.\n**Two** files.\n"; got != want {
 		t.Errorf("stdout = %q, want %q", got, want)
@@ -37,11 +38,11 @@ func TestOneShotStreamsPlainTextWhenPiped(t *testing.T) {
 
 func TestOneShotQuietPrintsTheAnswerAlone(t *testing.T) {
 	var out, errOut bytes.Buffer
-	o := NewOneShot(OneShotOptions{Out: &out, Err: &errOut, Quiet: true})
+	o := NewText(TextOptions{Out: &out, Err: &errOut, Quiet: true})
 	o.Handle(runner.ToolCallFinished{Call: provider.ToolCall{Name: "x__y"}, Output: "r"})
 	o.Handle(runner.Warning{Message: "careful"})
 	o.Handle(runner.TextDelta{Text: "42"})
-	o.Finish("42")
+	o.Finish(host.Result{Answer: "42"}, nil, 0)
 	if out.String() != "42\n" || errOut.Len() != 0 {
 		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
 	}
@@ -49,10 +50,10 @@ func TestOneShotQuietPrintsTheAnswerAlone(t *testing.T) {
 
 func TestOneShotRendersMarkdownOverTheStreamOnATerminal(t *testing.T) {
 	var out bytes.Buffer
-	o := NewOneShot(OneShotOptions{Out: &out, Err: &bytes.Buffer{}, OutTTY: true, Width: 40, NoColor: true})
+	o := NewText(TextOptions{Out: &out, Err: &bytes.Buffer{}, OutTTY: true, Width: 40, NoColor: true})
 	o.Handle(runner.ModelCallStarted{Step: 1})
 	o.Handle(runner.TextDelta{Text: "# Title\n\nsome *text*"})
-	o.Finish("# Title\n\nsome *text*")
+	o.Finish(host.Result{Answer: "# Title\n\nsome *text*"}, nil, 0)
 	s := out.String()
 	// three streamed rows: go up two, clear, then the rendering
 	if !strings.Contains(s, "# Title\n\nsome *text*\r\x1b[2A\x1b[J") {
@@ -65,8 +66,8 @@ func TestOneShotRendersMarkdownOverTheStreamOnATerminal(t *testing.T) {
 
 func TestOneShotPrintsAnAnswerThatDidNotStream(t *testing.T) {
 	var out bytes.Buffer
-	o := NewOneShot(OneShotOptions{Out: &out, Err: &bytes.Buffer{}})
-	o.Finish("whole answer")
+	o := NewText(TextOptions{Out: &out, Err: &bytes.Buffer{}})
+	o.Finish(host.Result{Answer: "whole answer"}, nil, 0)
 	if out.String() != "whole answer\n" {
 		t.Errorf("stdout = %q", out.String())
 	}
@@ -139,10 +140,10 @@ func TestToolLineMarksACallRecoveredFromText(t *testing.T) {
 func TestThinkingIsDimmedOnTheTerminalAndNeverInTheAnswer(t *testing.T) {
 	for _, hide := range []bool{false, true} {
 		var out, errOut bytes.Buffer
-		o := NewOneShot(OneShotOptions{Out: &out, Err: &errOut, ErrTTY: true, HideThinking: hide})
+		o := NewText(TextOptions{Out: &out, Err: &errOut, ErrTTY: true, HideThinking: hide})
 		o.Handle(runner.ThinkingDelta{Text: "let me think"})
 		o.Handle(runner.TextDelta{Text: "answer"})
-		o.Finish("answer")
+		o.Finish(host.Result{Answer: "answer"}, nil, 0)
 		if out.String() != "answer\n" {
 			t.Errorf("hide=%v: stdout = %q", hide, out.String())
 		}
@@ -169,7 +170,7 @@ func TestRenderMarkdownWithoutColour(t *testing.T) {
 
 func TestWarningsAndToolNamesCannotDriveTheTerminal(t *testing.T) {
 	var errOut bytes.Buffer
-	o := NewOneShot(OneShotOptions{Out: &bytes.Buffer{}, Err: &errOut})
+	o := NewText(TextOptions{Out: &bytes.Buffer{}, Err: &errOut})
 	o.Handle(runner.Warning{Message: "server says \x1b]0;pwned\x07hi"})
 	o.Handle(runner.ToolCallFinished{Call: provider.ToolCall{Name: "s__t"}, Server: "s", Tool: "t\x1b[2J\nx"})
 	if got, want := errOut.String(), "warning: server says hi\n✓ s › t x {} · 0µs · \n"; got != want {

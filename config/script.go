@@ -1,19 +1,17 @@
-// Package script reads mcphost script files, in the format of the original
-// mcphost: an optional "#!/usr/bin/env -S mcphost script" line, YAML front
-// matter between two "---" lines (mcpServers, model, system-prompt,
-// max-steps or any other setting) and the prompt, either as "prompt:" in
-// the front matter or as the text after it.
+package config
+
+// Script files, in the format of the original mcphost: an optional
+// "#!/usr/bin/env -S mcphost script" line, YAML front matter between two
+// "---" lines (mcpServers, model, system-prompt, max-steps or any other
+// setting) and the prompt, either as "prompt:" in the front matter or as
+// the text after it.
 //
 // Variables are filled in before the script is used: ${name} and
 // ${name:-default} from --args:name VALUE, then the environment;
 // ${env://NAME} and ${env://NAME:-default} from the environment only.
 // "$${" stands for a literal "${". A variable that is unset and has no
-// default is an error naming it. The mcpServers object is returned as
-// decoded, for config.ServersFromMap to normalise and expand with Lookup.
-//
-// The package returns plain values; deciding precedence and running the
-// script is the caller's business.
-package script
+// default is an error naming it. The mcpServers object is kept as decoded,
+// for ServersFromMap to normalise and expand with Lookup.
 
 import (
 	"fmt"
@@ -24,12 +22,10 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
-
-	"github.com/mcphost/mcphost/config"
 )
 
-// File is a parsed script.
-type File struct {
+// Script is a parsed script file.
+type Script struct {
 	// Path is the script's path as given.
 	Path string
 	// Settings are the front matter's other keys (model, max-steps, ...),
@@ -49,34 +45,16 @@ type File struct {
 
 // Lookup resolves a variable used in the script's mcpServers: the
 // --args value first, then the environment.
-func (f *File) Lookup(name string) (string, bool) {
+func (f *Script) Lookup(name string) (string, bool) {
 	if v, ok := f.args[name]; ok {
 		return v, true
 	}
 	return f.env(name)
 }
 
-// Error is a problem with a script or its --args, worded for the user.
-type Error struct {
-	// File is the script's path; empty for a problem in the arguments.
-	File    string
-	Message string
-	err     error
-}
-
-func (e *Error) Error() string {
-	if e.File == "" {
-		return e.Message
-	}
-	return e.File + ": " + e.Message
-}
-
-// Unwrap returns the error behind this one, such as a *fs.PathError.
-func (e *Error) Unwrap() error { return e.err }
-
-// Load reads and parses the script at path. args holds the --args values;
-// env looks up environment variables (nil means os.LookupEnv).
-func Load(path string, args map[string]string, env func(string) (string, bool)) (*File, error) {
+// LoadScript reads and parses the script at path. args holds the --args
+// values; env looks up environment variables (nil means os.LookupEnv).
+func LoadScript(path string, args map[string]string, env func(string) (string, bool)) (*Script, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		reason := err
@@ -85,42 +63,42 @@ func Load(path string, args map[string]string, env func(string) (string, bool)) 
 		}
 		return nil, &Error{File: path, Message: fmt.Sprintf("cannot read the script: %v", reason), err: err}
 	}
-	return Parse(path, data, args, env)
+	return ParseScript(path, data, args, env)
 }
 
-// Parse parses the script text data; path names it in errors.
-func Parse(path string, data []byte, args map[string]string, env func(string) (string, bool)) (*File, error) {
+// ParseScript parses the script text data; path names it in errors.
+func ParseScript(path string, data []byte, args map[string]string, env func(string) (string, bool)) (*Script, error) {
 	if env == nil {
 		env = os.LookupEnv
 	}
-	f := &File{Path: path, args: args, env: env}
+	f := &Script{Path: path, args: args, env: env}
 	fail := func(format string, a ...any) error { return &Error{File: path, Message: fmt.Sprintf(format, a...)} }
 
-	front, body, frontLine, err := split(data)
+	front, body, frontLine, err := splitFrontMatter(data)
 	if err != nil {
 		return nil, fail("%s", err)
 	}
 	if err := checkArgs(path, data, args); err != nil {
 		return nil, err
 	}
-	x := expander{lookup: f.Lookup, env: env}
+	x := scriptExpander{lookup: f.Lookup, env: env}
 	if front != nil {
 		var doc any
 		if err := yaml.Unmarshal(front, &doc); err != nil {
 			return nil, fail("the front matter is not valid YAML: %s", shiftLines(strings.TrimPrefix(err.Error(), "yaml: "), frontLine-1))
 		}
-		top, ok := config.AsMap(doc)
+		top, ok := asMap(doc)
 		if doc != nil && !ok {
 			return nil, fail(`the front matter must be settings ("model: ...", "mcpServers: ..."), one per line`)
 		}
 		f.Settings = map[string]any{}
 		for k, v := range top {
-			switch config.NormKey(k) {
+			switch normKey(k) {
 			case "mcpservers":
 				if v == nil {
 					continue
 				}
-				servers, ok := config.AsMap(v)
+				servers, ok := asMap(v)
 				if !ok {
 					return nil, fail(`"mcpServers" must be an object with one entry per server name`)
 				}
@@ -147,10 +125,10 @@ func Parse(path string, data []byte, args map[string]string, env func(string) (s
 	return f, nil
 }
 
-// split separates the front matter from the body, dropping a shebang line
+// splitFrontMatter separates the front matter from the body, dropping a shebang line
 // and comment lines before the front matter. frontLine is the file line on
 // which the front matter's YAML starts; front is nil when there is none.
-func split(data []byte) (front, body []byte, frontLine int, err error) {
+func splitFrontMatter(data []byte) (front, body []byte, frontLine int, err error) {
 	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\ufeff"), "\r\n", "\n")
 	lines := strings.SplitAfter(text, "\n")
 	start := 0
@@ -227,9 +205,9 @@ func checkArgs(path string, data []byte, args map[string]string) error {
 	return &Error{File: path, Message: fmt.Sprintf("--args:%s is not used by the script (%s): check the name", unused[0], uses)}
 }
 
-// expander fills in variables, collecting the missing ones so that they
+// scriptExpander fills in a script's variables, collecting the missing ones so that they
 // are all reported at once.
-type expander struct {
+type scriptExpander struct {
 	lookup  func(string) (string, bool) // ${name}: --args, then environment
 	env     func(string) (string, bool) // ${env://NAME}
 	missing []string                    // as written: "name", "env://NAME"
@@ -237,7 +215,7 @@ type expander struct {
 }
 
 // value fills in the variables of every string in a decoded YAML value.
-func (x *expander) value(v any) any {
+func (x *scriptExpander) value(v any) any {
 	switch v := v.(type) {
 	case string:
 		return x.text(v)
@@ -258,7 +236,7 @@ func (x *expander) value(v any) any {
 }
 
 // text fills in the variables of s.
-func (x *expander) text(s string) string {
+func (x *scriptExpander) text(s string) string {
 	if !strings.Contains(s, "${") {
 		return s
 	}
@@ -285,14 +263,14 @@ func (x *expander) text(s string) string {
 }
 
 // one resolves the text between "${" and "}"; ref is the whole reference.
-func (x *expander) one(expr, ref string) string {
+func (x *scriptExpander) one(expr, ref string) string {
 	lookup, prefix := x.lookup, ""
 	if strings.HasPrefix(expr, "env://") {
 		lookup, prefix = x.env, "env://"
 		expr = strings.TrimPrefix(expr, prefix)
 	}
 	name, def, hasDefault := strings.Cut(expr, ":-")
-	if !config.IsVarName(name) {
+	if !isVarName(name) {
 		x.bad(ref, "is not a variable")
 		return ref
 	}
@@ -309,7 +287,7 @@ func (x *expander) one(expr, ref string) string {
 	return v
 }
 
-func (x *expander) bad(ref, why string) {
+func (x *scriptExpander) bad(ref, why string) {
 	if x.syntax != "" {
 		return
 	}
@@ -320,7 +298,7 @@ func (x *expander) bad(ref, why string) {
 }
 
 // err reports the missing variables and malformed references, if any.
-func (x *expander) err(path string) error {
+func (x *scriptExpander) err(path string) error {
 	if x.syntax != "" {
 		return &Error{File: path, Message: x.syntax}
 	}
@@ -344,10 +322,10 @@ func (x *expander) err(path string) error {
 		what, strings.Join(fixes, ", "))}
 }
 
-// TakeArgs removes the script variables, --args:NAME VALUE and
+// TakeScriptArgs removes the script variables, --args:NAME VALUE and
 // --args:NAME=VALUE, from a command line, returning the rest for the flag
 // parser. Nothing after "--" is taken.
-func TakeArgs(argv []string) (rest []string, vars map[string]string, err error) {
+func TakeScriptArgs(argv []string) (rest []string, vars map[string]string, err error) {
 	for i := 0; i < len(argv); i++ {
 		a := argv[i]
 		if a == "--" {
@@ -360,7 +338,7 @@ func TakeArgs(argv []string) (rest []string, vars map[string]string, err error) 
 			continue
 		}
 		name, value, hasValue := strings.Cut(spec, "=")
-		if !config.IsVarName(name) {
+		if !isVarName(name) {
 			return nil, nil, &Error{Message: fmt.Sprintf("%q: give a variable name after --args:, as in --args:dir /tmp", a)}
 		}
 		if !hasValue {

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"fmt"
@@ -7,54 +7,36 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/spf13/pflag"
-
-	"github.com/mcphost/mcphost/config"
 )
 
-// adhocFlags are --url and --stdio: one server given on the command line
-// for "mcphost servers" and "mcphost tools", instead of the config's.
-type adhocFlags struct {
-	url, stdio *string
-}
-
-// registerAdhocFlags defines --url and --stdio on fs.
-func registerAdhocFlags(fs *pflag.FlagSet) adhocFlags {
-	return adhocFlags{
-		url:   fs.String("url", "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's"),
-		stdio: fs.String("stdio", "", "with servers/tools: run the MCP server `COMMAND` (quoted as in a shell) instead of the config's"),
-	}
-}
-
-// given reports whether either flag was used.
-func (a adhocFlags) given() bool { return *a.url != "" || *a.stdio != "" }
-
-// spec returns the ad-hoc server, or nil when neither flag was given.
-func (a adhocFlags) spec() (*config.ServerSpec, error) {
+// AdhocServer is the one server given on the command line with --url or
+// --stdio (for "mcphost servers" and "mcphost tools") instead of the
+// config's; nil when neither is given. A --url server is tried as
+// Streamable HTTP, then as SSE.
+func AdhocServer(rawURL, command string) (*ServerSpec, error) {
 	switch {
-	case *a.url != "" && *a.stdio != "":
-		return nil, fmt.Errorf("give --url or --stdio, not both")
-	case *a.url != "":
-		u, err := url.Parse(*a.url)
+	case rawURL != "" && command != "":
+		return nil, &Error{Field: keyURL, Message: "give --url or --stdio, not both"}
+	case rawURL != "":
+		u, err := url.Parse(rawURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("--url %q is not an http:// or https:// URL", *a.url)
+			return nil, &Error{Field: keyURL, Message: fmt.Sprintf("--url %q is not an http:// or https:// URL", rawURL)}
 		}
-		return &config.ServerSpec{
-			Name: urlName(u), Transport: config.TransportHTTP,
-			URL: *a.url, StartTimeout: config.DefaultStartTimeout, Source: "--url",
+		return &ServerSpec{
+			Name: urlName(u), Transport: TransportHTTP, FallbackSSE: true,
+			URL: rawURL, StartTimeout: DefaultStartTimeout, Source: "--url",
 		}, nil
-	case *a.stdio != "":
-		argv, err := splitCommand(*a.stdio)
+	case command != "":
+		argv, err := SplitCommand(command)
 		if err != nil {
-			return nil, fmt.Errorf("--stdio: %v", err)
+			return nil, &Error{Field: keyStdio, Message: fmt.Sprintf("--stdio: %v", err)}
 		}
 		if len(argv) == 0 {
-			return nil, fmt.Errorf("--stdio needs the command that starts the server, e.g. --stdio \"npx -y @modelcontextprotocol/server-everything\"")
+			return nil, &Error{Field: keyStdio, Message: `--stdio needs the command that starts the server, e.g. --stdio "npx -y @modelcontextprotocol/server-everything"`}
 		}
-		return &config.ServerSpec{
-			Name: commandName(argv), Transport: config.TransportStdio, Command: argv[0], Args: argv[1:],
-			StartTimeout: config.DefaultStartTimeout, Source: "--stdio",
+		return &ServerSpec{
+			Name: commandName(argv), Transport: TransportStdio, Command: argv[0], Args: argv[1:],
+			StartTimeout: DefaultStartTimeout, Source: "--stdio",
 		}, nil
 	}
 	return nil, nil
@@ -114,11 +96,11 @@ func serverName(s string) string {
 	return name
 }
 
-// splitCommand splits a command line as a POSIX shell would, without
+// SplitCommand splits a command line as a POSIX shell would, without
 // expanding anything: words are separated by blanks; 'single quotes' keep
 // everything; "double quotes" keep everything but \" \\ \$ and \`;
 // outside quotes a backslash keeps the next character.
-func splitCommand(s string) ([]string, error) {
+func SplitCommand(s string) ([]string, error) {
 	var (
 		words  []string
 		cur    strings.Builder
@@ -166,4 +148,20 @@ func splitCommand(s string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+// OnlyServer returns the spec named name, or an error listing the names:
+// for the commands that work on one server.
+func OnlyServer(specs []ServerSpec, name string) ([]ServerSpec, error) {
+	var names []string
+	for _, s := range specs {
+		if s.Name == name {
+			return []ServerSpec{s}, nil
+		}
+		names = append(names, s.Name)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no server named %q: no MCP servers are configured", name)
+	}
+	return nil, fmt.Errorf("no server named %q; configured: %s", name, strings.Join(names, ", "))
 }

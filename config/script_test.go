@@ -1,4 +1,4 @@
-package script
+package config
 
 import (
 	"errors"
@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-func env(vars map[string]string) func(string) (string, bool) {
+func scriptEnv(vars map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) {
 		v, ok := vars[k]
 		return v, ok
 	}
 }
 
-func TestParse(t *testing.T) {
+func TestParseScript(t *testing.T) {
 	tests := []struct {
 		name     string
 		text     string
@@ -77,7 +77,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse("job.sh", []byte(tt.text), tt.args, env(tt.env))
+			f, err := ParseScript("job.sh", []byte(tt.text), tt.args, scriptEnv(tt.env))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,8 +95,8 @@ func TestParse(t *testing.T) {
 }
 
 func TestServersKeepTheirVariablesForLookup(t *testing.T) {
-	f, err := Parse("job.sh", []byte("---\nmcpServers:\n  fs:\n    command: npx\n    args: [\"${dir}\", \"${HOME}\"]\n---\nhi"),
-		map[string]string{"dir": "/srv"}, env(map[string]string{"HOME": "/home/u", "dir": "/env"}))
+	f, err := ParseScript("job.sh", []byte("---\nmcpServers:\n  fs:\n    command: npx\n    args: [\"${dir}\", \"${HOME}\"]\n---\nhi"),
+		map[string]string{"dir": "/srv"}, scriptEnv(map[string]string{"HOME": "/home/u", "dir": "/env"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse("job.sh", []byte(tt.text), tt.args, env(nil))
+			_, err := ParseScript("job.sh", []byte(tt.text), tt.args, scriptEnv(nil))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -147,14 +147,14 @@ func TestParseErrors(t *testing.T) {
 
 func TestLoadMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "nope.sh")
-	_, err := Load(path, nil, nil)
+	_, err := LoadScript(path, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "no such file") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("err = %v", err)
 	}
 }
 
-func TestTakeArgs(t *testing.T) {
-	rest, vars, err := TakeArgs([]string{"script", "job.sh", "--args:dir", "/tmp", "-m", "x", "--args:who=Ann", "--args:empty=", "--", "--args:late", "v"})
+func TestTakeScriptArgs(t *testing.T) {
+	rest, vars, err := TakeScriptArgs([]string{"script", "job.sh", "--args:dir", "/tmp", "-m", "x", "--args:who=Ann", "--args:empty=", "--", "--args:late", "v"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,8 +165,8 @@ func TestTakeArgs(t *testing.T) {
 		t.Errorf("vars = %v, want %v", vars, want)
 	}
 	for _, bad := range [][]string{{"--args:dir"}, {"--args:", "x"}, {"--args:1x=y"}} {
-		if _, _, err := TakeArgs(bad); err == nil || !strings.Contains(err.Error(), "--args:") {
-			t.Errorf("TakeArgs(%q) err = %v", bad, err)
+		if _, _, err := TakeScriptArgs(bad); err == nil || !strings.Contains(err.Error(), "--args:") {
+			t.Errorf("TakeScriptArgs(%q) err = %v", bad, err)
 		}
 	}
 }

@@ -10,12 +10,13 @@ import (
 
 	"github.com/mattn/go-runewidth"
 
+	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/termtext"
 )
 
-// OneShotOptions say where and how a one-shot run is shown.
-type OneShotOptions struct {
+// TextOptions say where and how turns are shown as text.
+type TextOptions struct {
 	// Out receives the answer; Err the tool activity and warnings.
 	Out, Err io.Writer
 	// OutTTY renders the finished answer as Markdown over the streamed text.
@@ -33,10 +34,11 @@ type OneShotOptions struct {
 	HideThinking bool
 }
 
-// OneShot renders one run: the answer streams to Out as it arrives; tool
+// Text renders the turns of a one-shot run or of a chat as text: the
+// answer streams to Out as it arrives; tool
 // calls are one line each on Err.
-type OneShot struct {
-	opts OneShotOptions
+type Text struct {
+	opts TextOptions
 	spin spinner
 	// turn is the text streamed in the current model call; only the last
 	// call's text is the answer, which gets the Markdown rendering.
@@ -47,66 +49,66 @@ type OneShot struct {
 	thinking bool
 }
 
-// NewOneShot returns a renderer for a one-shot run.
-func NewOneShot(opts OneShotOptions) *OneShot {
+// NewText returns a text renderer.
+func NewText(opts TextOptions) *Text {
 	if opts.Width <= 0 {
 		opts.Width = 80
 	}
-	return &OneShot{opts: opts, spin: spinner{w: opts.Err}}
+	return &Text{opts: opts, spin: spinner{w: opts.Err}}
 }
 
 // Handle renders one event.
-func (o *OneShot) Handle(ev runner.Event) {
+func (t *Text) Handle(ev runner.Event) {
 	switch ev := ev.(type) {
 	case runner.ModelCallStarted:
-		o.turn.Reset()
-		o.spinner("waiting for the model…")
+		t.turn.Reset()
+		t.spinner("waiting for the model…")
 	case runner.ThinkingDelta:
-		if o.opts.HideThinking || !o.opts.ErrTTY || o.opts.Quiet {
+		if t.opts.HideThinking || !t.opts.ErrTTY || t.opts.Quiet {
 			return
 		}
-		o.spin.Stop()
-		if !o.thinking {
-			io.WriteString(o.opts.Err, dim(o.opts.NoColor, "thinking: "))
-			o.thinking = true
+		t.spin.Stop()
+		if !t.thinking {
+			io.WriteString(t.opts.Err, dim(t.opts.NoColor, "thinking: "))
+			t.thinking = true
 		}
-		io.WriteString(o.opts.Err, dim(o.opts.NoColor, Sanitize(ev.Text)))
+		io.WriteString(t.opts.Err, dim(t.opts.NoColor, Sanitize(ev.Text)))
 	case runner.TextDelta:
-		o.spin.Stop()
-		o.endThinking()
+		t.spin.Stop()
+		t.endThinking()
 		text := ev.Text
-		if o.opts.OutTTY {
+		if t.opts.OutTTY {
 			text = Sanitize(text)
 		}
-		o.turn.WriteString(text)
-		io.WriteString(o.opts.Out, text)
-		o.wroteOut = true
+		t.turn.WriteString(text)
+		io.WriteString(t.opts.Out, text)
+		t.wroteOut = true
 	case runner.ModelCallFinished:
-		o.spin.Stop()
-		o.endThinking()
-		if ev.ToolCalls > 0 && o.turn.Len() > 0 && !strings.HasSuffix(o.turn.String(), "\n") {
+		t.spin.Stop()
+		t.endThinking()
+		if ev.ToolCalls > 0 && t.turn.Len() > 0 && !strings.HasSuffix(t.turn.String(), "\n") {
 			// Text the model wrote before calling tools stays on screen; keep
 			// the next turn's text on a line of its own.
-			io.WriteString(o.opts.Out, "\n")
+			io.WriteString(t.opts.Out, "\n")
 		}
 	case runner.ToolCallStarted:
-		o.spinner(fmt.Sprintf("running %s…", toolLabel(ev.Server, ev.Tool, ev.Call.Name)))
+		t.spinner(fmt.Sprintf("running %s…", toolLabel(ev.Server, ev.Tool, ev.Call.Name)))
 	case runner.ToolCallFinished:
-		o.spin.Stop()
-		if !o.opts.Quiet {
-			fmt.Fprintln(o.opts.Err, ToolLine(ev))
+		t.spin.Stop()
+		if !t.opts.Quiet {
+			fmt.Fprintln(t.opts.Err, ToolLine(ev))
 		}
 	case runner.Warning:
-		o.Warn(ev.Message)
+		t.Warn(ev.Message)
 	}
 }
 
 // endThinking closes the thinking block so the answer starts on a line of
 // its own.
-func (o *OneShot) endThinking() {
-	if o.thinking {
-		io.WriteString(o.opts.Err, "\n")
-		o.thinking = false
+func (t *Text) endThinking() {
+	if t.thinking {
+		io.WriteString(t.opts.Err, "\n")
+		t.thinking = false
 	}
 }
 
@@ -118,21 +120,21 @@ func dim(noColor bool, s string) string {
 	return "\x1b[2m" + s + "\x1b[22m"
 }
 
-func (o *OneShot) spinner(label string) {
-	if o.opts.ErrTTY && !o.opts.Quiet {
-		o.spin.Start(label)
+func (t *Text) spinner(label string) {
+	if t.opts.ErrTTY && !t.opts.Quiet {
+		t.spin.Start(label)
 	}
 }
 
 // Pause stops the spinner so that something else (a question to the user)
 // can use the terminal; the next event starts it again when needed.
-func (o *OneShot) Pause() { o.spin.Stop() }
+func (t *Text) Pause() { t.spin.Stop() }
 
 // Warn prints a warning on stderr (not in quiet mode), as Warn does.
-func (o *OneShot) Warn(msg string) {
-	o.spin.Stop()
-	if !o.opts.Quiet {
-		Warn(o.opts.Err, msg)
+func (t *Text) Warn(msg string) {
+	t.spin.Stop()
+	if !t.opts.Quiet {
+		Warn(t.opts.Err, msg)
 	}
 }
 
@@ -143,33 +145,37 @@ func Warn(w io.Writer, msg string) {
 	fmt.Fprintf(w, "warning: %s\n", Sanitize(msg))
 }
 
+// Start does nothing: the text output has no header.
+func (t *Text) Start([]ServerRecord, []string) {}
+
 // Finish ends the output once the run is over: on a terminal the streamed
 // answer is replaced by its Markdown rendering; otherwise it ends the text
-// with a newline. answer is the final answer, used when nothing streamed.
-func (o *OneShot) Finish(answer string) {
-	o.spin.Stop()
-	streamed := o.turn.String()
-	if !o.wroteOut && answer != "" {
+// with a newline. The answer is used when nothing streamed.
+func (t *Text) Finish(res host.Result, _ error, _ int) {
+	answer := res.Answer
+	t.spin.Stop()
+	streamed := t.turn.String()
+	if !t.wroteOut && answer != "" {
 		// A backend that did not stream: print the whole answer now.
 		streamed = answer
-		io.WriteString(o.opts.Out, answer)
-		o.wroteOut = true
+		io.WriteString(t.opts.Out, answer)
+		t.wroteOut = true
 	}
-	if o.opts.OutTTY && strings.TrimSpace(streamed) != "" {
-		if rows := screenRows(streamed, o.opts.Width); rows > 0 {
+	if t.opts.OutTTY && strings.TrimSpace(streamed) != "" {
+		if rows := screenRows(streamed, t.opts.Width); rows > 0 {
 			// Back to the start of the streamed answer, clear to the end
 			// of the screen, and print the rendering in its place.
-			fmt.Fprintf(o.opts.Out, "\r")
+			fmt.Fprintf(t.opts.Out, "\r")
 			if rows > 1 {
-				fmt.Fprintf(o.opts.Out, "\x1b[%dA", rows-1)
+				fmt.Fprintf(t.opts.Out, "\x1b[%dA", rows-1)
 			}
-			fmt.Fprint(o.opts.Out, "\x1b[J")
-			io.WriteString(o.opts.Out, RenderMarkdown(streamed, o.opts.Width, o.opts.NoColor))
+			fmt.Fprint(t.opts.Out, "\x1b[J")
+			io.WriteString(t.opts.Out, RenderMarkdown(streamed, t.opts.Width, t.opts.NoColor))
 			return
 		}
 	}
-	if o.wroteOut && !strings.HasSuffix(streamed, "\n") {
-		io.WriteString(o.opts.Out, "\n")
+	if t.wroteOut && !strings.HasSuffix(streamed, "\n") {
+		io.WriteString(t.opts.Out, "\n")
 	}
 }
 

@@ -1,0 +1,197 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/session"
+)
+
+// Conversation is one conversation with the Host's model: its history, and
+// the turns that add to it. It runs one turn at a time; see the package
+// doc for what is safe to call concurrently.
+type Conversation struct {
+	h *Host
+	// turn is held for the whole of a turn, so turns run one at a time,
+	// and by every method that reads or changes r.
+	turn sync.Mutex
+	r    *runner.Runner
+	// model is r's model, readable during a turn (by an approval
+	// question, say).
+	model atomic.Pointer[provider.ModelInfo]
+}
+
+// NewConversation starts a conversation with an empty history (but for the
+// system prompt). It shares the Host's servers, policy and audit log.
+func (h *Host) NewConversation() *Conversation {
+	s := h.settings
+	c := &Conversation{h: h, r: runner.New(h.backend, h.approval, runner.Options{
+		Model:        h.model,
+		SystemPrompt: s.SystemPrompt,
+		MaxSteps:     s.MaxSteps,
+		NumCtx:       s.NumCtx,
+		ResultBudget: s.MaxResultBytes,
+	})}
+	model := h.model
+	c.model.Store(&model)
+	return c
+}
+
+// Conversation returns the Host's default conversation, the one Prompt,
+// PromptFunc and Stream of the Host continue.
+func (h *Host) Conversation() *Conversation {
+	h.defaultOnce.Do(func() { h.defaultConv = h.NewConversation() })
+	return h.defaultConv
+}
+
+// Prompt runs one turn of the default conversation and returns its result.
+func (h *Host) Prompt(ctx context.Context, prompt string) (Result, error) {
+	return h.Conversation().Prompt(ctx, prompt)
+}
+
+// PromptFunc is Prompt, with the turn's events given to on as they happen.
+func (h *Host) PromptFunc(ctx context.Context, prompt string, on func(Event)) (Result, error) {
+	return h.Conversation().PromptFunc(ctx, prompt, on)
+}
+
+// Stream is Prompt as an iterator over the turn's events.
+func (h *Host) Stream(ctx context.Context, prompt string) iter.Seq[Event] {
+	return h.Conversation().Stream(ctx, prompt)
+}
+
+// Prompt adds prompt to the conversation as the user's message and runs
+// the turn: model calls and tool calls until the model answers in text.
+// On an error the history keeps what happened up to it, so the
+// conversation can go on; with ErrMaxSteps or ErrLoop the Result still
+// holds the model's final answer.
+func (c *Conversation) Prompt(ctx context.Context, prompt string) (Result, error) {
+	return c.PromptFunc(ctx, prompt, nil)
+}
+
+// PromptFunc is Prompt, with the turn's events given to on (which may be
+// nil) one at a time as they happen, Finished last. on runs on the turn's
+// goroutine: while it runs, the turn waits.
+func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Event)) (Result, error) {
+	if c.h.backend == nil {
+		return Result{}, ErrNoModel
+	}
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	return c.r.Run(ctx, prompt, c.h.pipeline(on))
+}
+
+// Stream runs one turn and yields its events as they happen, Finished
+// last. Stopping the iteration early cancels the turn.
+func (c *Conversation) Stream(ctx context.Context, prompt string) iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		events := make(chan Event)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_, _ = c.PromptFunc(ctx, prompt, func(ev Event) {
+				select {
+				case events <- ev:
+				case <-ctx.Done():
+				}
+			})
+		}()
+		stopped := false
+		for {
+			select {
+			case ev := <-events:
+				if !stopped && !yield(ev) {
+					// The caller is gone: end the turn, and drain what it
+					// still sends until it returns.
+					stopped = true
+					cancel()
+				}
+			case <-done:
+				return
+			}
+		}
+	}
+}
+
+// History returns a copy of the conversation so far, including turns left
+// out of requests to fit the context window. It waits for a running turn
+// to end.
+func (c *Conversation) History() []provider.Message {
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	return c.r.History()
+}
+
+// SetHistory replaces the conversation; the next turn continues from it.
+// It waits for a running turn to end.
+func (c *Conversation) SetHistory(msgs []provider.Message) {
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	c.r.SetHistory(msgs)
+}
+
+// Reset starts the conversation over, keeping the system prompt. It waits
+// for a running turn to end.
+func (c *Conversation) Reset() {
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	c.r.Reset()
+}
+
+// Model describes the conversation's current model.
+func (c *Conversation) Model() provider.ModelInfo { return *c.model.Load() }
+
+// SetModel switches the conversation to another model of the same engine,
+// after checking with the engine that it has it; the history stays. It
+// waits for a running turn to end.
+func (c *Conversation) SetModel(ctx context.Context, name string) (provider.ModelInfo, error) {
+	info, err := c.h.ShowModel(ctx, name)
+	if err != nil {
+		return info, err
+	}
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	c.r.SetModel(info)
+	c.model.Store(&info)
+	return info, nil
+}
+
+// ToolTokens estimates what each tool's declaration costs in every request
+// of this conversation, by the name the model sees, corrected by the
+// engine's own counts once a turn has run. It waits for a running turn to
+// end.
+func (c *Conversation) ToolTokens() map[string]int {
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	return c.r.ToolTokens()
+}
+
+// Save writes the conversation to path as JSON (the format of "mcphost
+// --session" and the chat's /save), replacing the file atomically. It
+// waits for a running turn to end.
+func (c *Conversation) Save(path string) error {
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	return session.Save(path, c.r.Model().Name, c.r.History())
+}
+
+// Load replaces the conversation with the one saved in path. A file that
+// does not exist is an error matching session.ErrNotExist; a file that
+// does not parse is a configuration error, and is left as it is.
+func (c *Conversation) Load(path string) (session.File, error) {
+	f, err := session.Load(path)
+	if err != nil {
+		if errors.Is(err, session.ErrNotExist) {
+			return f, err
+		}
+		return f, configError(err)
+	}
+	c.SetHistory(f.Messages)
+	return f, nil
+}

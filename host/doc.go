@@ -1,0 +1,65 @@
+// Package host lets a Go program give a local model the tools of MCP
+// servers: it is the library the mcphost command is built on.
+//
+// A Host reads the same configuration as the command (config files,
+// MCPHOST_* variables, the defaults) unless its Options say otherwise,
+// starts the MCP servers, connects to the model's engine, and applies the
+// approval policy, the audit log and secret masking to every tool call:
+//
+//	h, err := host.New(ctx, host.Options{Model: "ollama:qwen3:8b"})
+//	if err != nil {
+//		return err
+//	}
+//	defer h.Close()
+//	res, err := h.Prompt(ctx, "What files are in this folder?")
+//	if err != nil {
+//		return err
+//	}
+//	fmt.Println(res.Answer)
+//
+// # Conversations
+//
+// Host.Prompt continues one default conversation. NewConversation starts
+// others, each with its own history; any number of them may run at once on
+// one Host and share its servers. A conversation saves and loads its
+// history as the JSON file that "mcphost --session" and the chat's /save
+// write.
+//
+// # Events
+//
+// PromptFunc and Stream deliver what happens while a turn runs, the events
+// the command renders: TextDelta and ThinkingDelta as the model streams,
+// ModelCallStarted and ModelCallFinished (with token usage) around each
+// model call, ToolCallStarted and ToolCallFinished around each tool call,
+// Warning, and Finished last, with the turn's result and error.
+//
+// # Approval and elicitation
+//
+// Tools that need approval are refused unless Options.Asker (or SetAsker)
+// gives someone to ask: a program that gives none gets the behaviour of a
+// one-shot run, where such calls are refused and never run silently.
+// Servers' requests for input (MCP elicitation) are answered by
+// Options.Elicit, else by the --elicitation setting (decline by default).
+//
+// # Tools without a model
+//
+// Servers, Tools and CallTool reach the MCP servers directly; a Host made
+// without a model can do only that. CallTool does not apply the approval
+// policy: the program named the tool itself.
+//
+// # Errors
+//
+// Errors can be told apart with errors.Is: ErrConfig (a problem in the
+// configuration or the options; errors.As with *config.Error names the
+// file and field), ErrModelNotFound, ErrUnreachable and ErrProvider (the
+// model's engine), ErrNoServers (no configured server could start),
+// ErrMaxSteps and ErrLoop (the model was stopped and gave a final answer,
+// which the Result holds), and context.Canceled. The mcphost command maps
+// exactly these to its exit codes.
+//
+// # Concurrency
+//
+// Every method of Host is safe for concurrent use. A Conversation runs one
+// turn at a time: a second Prompt on the same conversation waits for the
+// first to end; its other methods may be called at any time.
+package host

@@ -1,0 +1,67 @@
+package host
+
+import (
+	"errors"
+
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/servers"
+)
+
+// The errors a program can branch on with errors.Is. The mcphost command
+// maps exactly these to its exit codes.
+var (
+	// ErrConfig is a problem in the configuration or the options: a bad
+	// config file, setting, model name, built-in server option, audit log
+	// path or session file. errors.As with *config.Error names the file
+	// and field where one is at fault.
+	ErrConfig = errors.New("configuration error")
+	// ErrNoModel is returned (wrapped, matching ErrConfig too) by a turn
+	// on a Host that has no model.
+	ErrNoModel = &noModelError{}
+	// ErrModelNotFound: the engine does not have the model.
+	ErrModelNotFound = provider.ErrModelNotFound
+	// ErrUnreachable: the model's engine did not answer at all.
+	ErrUnreachable = provider.ErrUnreachable
+	// ErrProvider: any other failure the engine reported.
+	ErrProvider = provider.ErrProvider
+	// ErrNoServers: MCP servers were configured and none could start.
+	ErrNoServers = errors.New("no MCP server could start")
+	// ErrMaxSteps: the model was still calling tools at the step limit, or
+	// repeated a call (ErrLoop), and was asked for a final answer without
+	// tools; the Result returned with it holds that answer.
+	ErrMaxSteps = runner.ErrMaxSteps
+	// ErrLoop: the model made the same call with the same arguments
+	// runner.LoopLimit times in a row; errors.Is(err, ErrMaxSteps) is also
+	// true.
+	ErrLoop = runner.ErrLoop
+	// ErrUnknownTool: CallTool was given a name that matches no tool, or
+	// several.
+	ErrUnknownTool = servers.ErrUnknownTool
+	// ErrServerUnavailable: the tool's server could not start, exited, or
+	// is disabled.
+	ErrServerUnavailable = servers.ErrServerUnavailable
+)
+
+// noModelError is ErrNoModel: a configuration error of its own.
+type noModelError struct{}
+
+func (*noModelError) Error() string {
+	return `no model: give one with -m MODEL (host.Options.Model), e.g. -m ollama:qwen3:8b`
+}
+func (*noModelError) Is(target error) bool { return target == ErrConfig }
+
+// configError marks err as a configuration error, keeping it for
+// errors.As (a *config.Error names the file and field).
+func configError(err error) error {
+	if err == nil || errors.Is(err, ErrConfig) {
+		return err
+	}
+	return &cfgError{err}
+}
+
+type cfgError struct{ err error }
+
+func (e *cfgError) Error() string        { return e.err.Error() }
+func (e *cfgError) Unwrap() error        { return e.err }
+func (e *cfgError) Is(target error) bool { return target == ErrConfig }

@@ -1,0 +1,340 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/mcphost/mcphost/approval"
+	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/ollamatest"
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/session"
+)
+
+// newHost starts a Host on the scripted model with the built-in fs server
+// on a fresh folder, reading no config from the machine.
+func newHost(t *testing.T, opts host.Options) (*host.Host, *ollamatest.Server, string) {
+	t.Helper()
+	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
+	t.Cleanup(model.Close)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("buy milk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts.IgnoreConfig = true
+	if opts.Model == "" {
+		opts.Model = "ollama:tiny"
+	}
+	opts.OllamaHost = model.URL
+	if opts.Servers == nil && !opts.NoServers {
+		opts.Servers = []config.ServerSpec{fsSpec(dir)}
+	}
+	h, err := host.New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h, model, dir
+}
+
+func fsSpec(dir string) config.ServerSpec {
+	return config.ServerSpec{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs",
+		Options: map[string]any{"allowed_directories": []any{dir}}}
+}
+
+func TestPromptRunsTheToolLoopAndStreamsEvents(t *testing.T) {
+	h, model, dir := newHost(t, host.Options{})
+	model.Enqueue(
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__read_file", map[string]any{"path": filepath.Join(dir, "notes.txt")})}},
+		ollamatest.Reply{Chunks: []string{"You must ", "buy milk."}},
+	)
+	var kinds []string
+	res, err := h.PromptFunc(context.Background(), "What is in notes.txt?", func(ev host.Event) {
+		kinds = append(kinds, fmt.Sprintf("%T", ev))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Answer != "You must buy milk." || res.Steps != 2 || len(res.ToolCalls) != 1 || res.ToolCalls[0].Output != "buy milk" {
+		t.Errorf("result %+v", res)
+	}
+	// The model got the file's text as the tool result.
+	reqs := model.Requests()
+	if last := reqs[1].Messages[len(reqs[1].Messages)-1]; last.Role != "tool" || last.Content != "buy milk" {
+		t.Errorf("second request ends with %+v", last)
+	}
+	want := []string{"runner.ModelCallStarted", "runner.ModelCallFinished", "runner.ToolCallStarted", "runner.ToolCallFinished",
+		"runner.ModelCallStarted", "runner.TextDelta", "runner.TextDelta", "runner.ModelCallFinished", "runner.Finished"}
+	if strings.Join(kinds, " ") != strings.Join(want, " ") {
+		t.Errorf("events\n%v, want\n%v", kinds, want)
+	}
+}
+
+func TestConversationsRunAtOnceWithTheirOwnHistory(t *testing.T) {
+	h, model, dir := newHost(t, host.Options{})
+	// Each conversation asks for its own file; the model reads it, then
+	// answers with what the tool returned.
+	model.Handle(func(req api.ChatRequest) ollamatest.Reply {
+		last := req.Messages[len(req.Messages)-1]
+		if last.Role == "tool" {
+			return ollamatest.Reply{Content: "it says " + last.Content}
+		}
+		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__read_file", map[string]any{"path": filepath.Join(dir, last.Content)})}}
+	})
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	convs := make([]*host.Conversation, n)
+	for i := range n {
+		name := fmt.Sprintf("f%d.txt", i)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(fmt.Sprint("secret ", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		convs[i] = h.NewConversation()
+		wg.Go(func() {
+			for range 2 {
+				res, err := convs[i].Prompt(context.Background(), name)
+				if err == nil && res.Answer != fmt.Sprint("it says secret ", i) {
+					err = fmt.Errorf("conversation %d got %q", i, res.Answer)
+				}
+				if err != nil {
+					errs[i] = err
+					return
+				}
+			}
+		})
+	}
+	// Meanwhile, other methods are safe to call.
+	for range 20 {
+		h.Servers()
+		h.Tools()
+		convs[0].Model()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Two turns of user, assistant (call), tool, assistant.
+		if msgs := convs[i].History(); len(msgs) != 8 || msgs[4].Content != fmt.Sprintf("f%d.txt", i) {
+			t.Errorf("conversation %d history has %d messages: %+v", i, len(msgs), msgs)
+		}
+	}
+}
+
+func TestStreamStoppedEarlyCancelsTheTurn(t *testing.T) {
+	h, model, _ := newHost(t, host.Options{NoServers: true})
+	hold := make(chan struct{})
+	defer close(hold)
+	model.Handle(func(req api.ChatRequest) ollamatest.Reply {
+		if req.Messages[len(req.Messages)-1].Content == "hi" {
+			return ollamatest.Reply{Content: "never", Hold: hold}
+		}
+		return ollamatest.Reply{Content: "next"}
+	})
+	got := 0
+	for ev := range h.Stream(context.Background(), "hi") {
+		got++
+		if _, ok := ev.(host.ModelCallStarted); !ok {
+			t.Errorf("first event %T", ev)
+		}
+		break
+	}
+	if got != 1 {
+		t.Fatalf("got %d events", got)
+	}
+	// Stream returned, so the turn ended though its reply never came; the
+	// next turn is not blocked by it.
+	res, err := h.Prompt(context.Background(), "again")
+	if err != nil || res.Answer != "next" {
+		t.Errorf("next turn: %q, %v", res.Answer, err)
+	}
+}
+
+func TestToolsNeedingApprovalAreRefusedWithoutAnAsker(t *testing.T) {
+	var warnings []string
+	var mu sync.Mutex
+	h, model, dir := newHost(t, host.Options{Warn: func(s string) { mu.Lock(); warnings = append(warnings, s); mu.Unlock() }})
+	target := filepath.Join(dir, "new.txt")
+	write := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__write_file", map[string]any{"path": target, "content": "x"})}}
+	model.Enqueue(write, ollamatest.Reply{Content: "done"})
+	res, err := h.Prompt(context.Background(), "write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(target); err == nil || !res.ToolCalls[0].IsError || !strings.Contains(res.ToolCalls[0].Output, "needs the user's approval") {
+		t.Errorf("the write ran or was not refused: %+v", res.ToolCalls[0])
+	}
+	mu.Lock()
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "--allow-tool") {
+		t.Errorf("warnings %q", warnings)
+	}
+	mu.Unlock()
+
+	// With an asker that says yes, the same call runs.
+	h.SetAsker(approval.AskerFunc(func(context.Context, approval.Request) (approval.Answer, error) {
+		return approval.Answer{Choice: approval.YesOnce}, nil
+	}))
+	model.Enqueue(write, ollamatest.Reply{Content: "done"})
+	if _, err := h.Prompt(context.Background(), "write"); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(target); err != nil || string(data) != "x" {
+		t.Errorf("approved write: %q, %v", data, err)
+	}
+}
+
+func TestErrorsCanBeToldApart(t *testing.T) {
+	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
+	defer model.Close()
+	ctx := context.Background()
+	badFile := filepath.Join(t.TempDir(), "bad.yml")
+	if err := os.WriteFile(badFile, []byte("max-steps: many\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts host.Options
+		want error
+	}{
+		{"model missing", host.Options{Model: "ollama:nope", OllamaHost: model.URL, NoServers: true}, host.ErrModelNotFound},
+		{"engine unreachable", host.Options{Model: "ollama:tiny", OllamaHost: closedURL(t), NoServers: true}, host.ErrUnreachable},
+		{"provider without a model", host.Options{Model: "ollama:", NoServers: true}, host.ErrConfig},
+		{"bad config file", host.Options{ConfigFile: badFile, NoServers: true}, host.ErrConfig},
+		{"bad built-in option", host.Options{Servers: []config.ServerSpec{{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs", Options: map[string]any{"nope": 1}}}}, host.ErrConfig},
+		{"negative option", host.Options{MaxSteps: -1, NoServers: true}, host.ErrConfig},
+		{"no server starts", host.Options{Servers: []config.ServerSpec{{Name: "gone", Command: "/nonexistent/mcp-server"}}}, host.ErrNoServers},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.IgnoreConfig = true
+			h, err := host.New(ctx, tt.opts)
+			if h != nil {
+				h.Close()
+			}
+			if !errors.Is(err, tt.want) {
+				t.Errorf("New: %v, want %v", err, tt.want)
+			}
+		})
+	}
+	// A config error names the file.
+	_, err := host.New(ctx, host.Options{ConfigFile: badFile, IgnoreConfig: true})
+	var ce *config.Error
+	if !errors.As(err, &ce) || ce.File != badFile || ce.Field != "max-steps" {
+		t.Errorf("config error %v (%+v)", err, ce)
+	}
+}
+
+func closedURL(t *testing.T) string {
+	srv := ollamatest.NewServer()
+	srv.Close()
+	return srv.URL
+}
+
+func TestMaxStepsKeepsTheFinalAnswer(t *testing.T) {
+	h, model, dir := newHost(t, host.Options{MaxSteps: 1})
+	read := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__read_file", map[string]any{"path": filepath.Join(dir, "notes.txt")})}}
+	model.Enqueue(read, ollamatest.Reply{Content: "milk"})
+	res, err := h.Prompt(context.Background(), "loop")
+	if !errors.Is(err, host.ErrMaxSteps) || errors.Is(err, host.ErrLoop) || res.Answer != "milk" {
+		t.Errorf("%q, %v", res.Answer, err)
+	}
+}
+
+func TestNoModelMeansToolsOnly(t *testing.T) {
+	dir := t.TempDir()
+	h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, Servers: []config.ServerSpec{fsSpec(dir)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if _, err := h.Prompt(context.Background(), "hi"); !errors.Is(err, host.ErrNoModel) || !errors.Is(err, host.ErrConfig) {
+		t.Errorf("Prompt without a model: %v", err)
+	}
+	if _, err := h.CallTool(context.Background(), "fs__list_dir", nil); !errors.Is(err, host.ErrUnknownTool) || !strings.Contains(err.Error(), "fs__list_directory") {
+		t.Errorf("unknown tool: %v", err)
+	}
+	res, err := h.CallTool(context.Background(), "fs.list_allowed_directories", nil)
+	if err != nil || !strings.Contains(res.Text(), dir) {
+		t.Errorf("call: %+v, %v", res, err)
+	}
+}
+
+func TestCancellingTheContextCancelsTheToolCall(t *testing.T) {
+	h, model, _ := newHost(t, host.Options{
+		Servers: []config.ServerSpec{{Name: "sh", Transport: config.TransportBuiltin, Builtin: "bash"}},
+		Allow:   []string{"sh__*"},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	model.Enqueue(ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("sh__run", map[string]any{"command": "sleep 60"})}})
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.PromptFunc(ctx, "sleep", func(ev host.Event) {
+			if _, ok := ev.(host.ToolCallStarted); ok {
+				cancel()
+			}
+		})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled turn: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the turn did not end after its context was cancelled")
+	}
+}
+
+func TestSaveAndLoadUseTheSessionFormat(t *testing.T) {
+	h, model, dir := newHost(t, host.Options{NoServers: true, SystemPrompt: "Be brief."})
+	model.Enqueue(ollamatest.Reply{Content: "hello"})
+	conv := h.NewConversation()
+	if _, err := conv.Prompt(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "s.json")
+	if err := conv.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := session.Load(path)
+	if err != nil || f.Model != "tiny" || len(f.Messages) != 3 || f.Messages[0].Role != provider.RoleSystem {
+		t.Fatalf("saved %+v, %v", f, err)
+	}
+	other := h.NewConversation()
+	if _, err := other.Load(path); err != nil || len(other.History()) != 3 {
+		t.Errorf("loaded %d messages, %v", len(other.History()), err)
+	}
+	if _, err := other.Load(filepath.Join(dir, "missing.json")); !errors.Is(err, session.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Load(path); !errors.Is(err, host.ErrConfig) {
+		t.Errorf("bad file: %v", err)
+	}
+}
+
+func TestCloseIsIdempotentAndEndsServers(t *testing.T) {
+	h, _, _ := newHost(t, host.Options{NoServers: false})
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.CallTool(context.Background(), "fs__list_allowed_directories", nil); !errors.Is(err, host.ErrServerUnavailable) && !errors.Is(err, host.ErrUnknownTool) {
+		t.Errorf("call after Close: %v", err)
+	}
+}

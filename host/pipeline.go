@@ -1,0 +1,77 @@
+package host
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+)
+
+// pipeline is the one path every event of a turn takes: the debug log,
+// then (with MaskEvents) the masking of the config's secrets, then on.
+func (h *Host) pipeline(on func(Event)) func(Event) {
+	debug := h.logger.Enabled(context.Background(), slog.LevelDebug)
+	return func(ev Event) {
+		if debug {
+			logEvent(h.logger, ev)
+		}
+		if on == nil {
+			return
+		}
+		if h.opts.MaskEvents {
+			ev = h.MaskEvent(ev)
+		}
+		on(ev)
+	}
+}
+
+// MaskEvent masks the config's secrets in what an event carries for
+// display: tool arguments and results. The model still gets them
+// unmasked.
+func (h *Host) MaskEvent(ev Event) Event {
+	switch e := ev.(type) {
+	case ToolCallStarted:
+		e.Call.Arguments = h.mask.Map(e.Call.Arguments)
+		return e
+	case ToolCallFinished:
+		e.Call.Arguments = h.mask.Map(e.Call.Arguments)
+		e.Output = h.mask.String(e.Output)
+		return e
+	case Warning:
+		e.Message = h.mask.String(e.Message)
+		return e
+	case Finished:
+		if len(e.Result.ToolCalls) > 0 {
+			calls := make([]ToolCallFinished, len(e.Result.ToolCalls))
+			for i, c := range e.Result.ToolCalls {
+				calls[i] = h.MaskEvent(c).(ToolCallFinished)
+			}
+			e.Result.ToolCalls = calls
+		}
+		return e
+	}
+	return ev
+}
+
+// logEvent writes a turn's events to the debug log.
+func logEvent(l *slog.Logger, ev Event) {
+	switch ev := ev.(type) {
+	case ModelCallStarted:
+		l.Debug("model call", "step", ev.Step, "tools", ev.Tools, "estimated_tokens", ev.EstimatedTokens, "num_ctx", ev.ContextWindow)
+	case ModelCallFinished:
+		l.Debug("model answered", "step", ev.Step, "tool_calls", ev.ToolCalls, "recovered_from_text", ev.Recovered,
+			"prompt_tokens", ev.Usage.PromptTokens, "completion_tokens", ev.Usage.CompletionTokens, "duration", ev.Usage.Duration)
+	case ToolCallStarted:
+		l.Debug("tool call", "name", ev.Call.Name, "server", ev.Server, "tool", ev.Tool, "requested", ev.Requested, "recovered", ev.Recovered)
+	case ToolCallFinished:
+		l.Debug("tool result", "name", ev.Call.Name, "error", ev.IsError, "rejected", ev.Rejected, "duration", ev.Duration, "bytes", len(ev.Output))
+	case ToolCallRepaired:
+		l.Debug("tool call repaired", "name", ev.Call.Name, "repairs", strings.Join(ev.Repairs, "; "), "repaired_calls", ev.Total)
+	case ToolCallRejected:
+		l.Debug("tool call rejected", "name", ev.Call.Name, "reason", ev.Reason, "rejected_calls", ev.Total)
+	case HistoryTrimmed:
+		l.Debug("history trimmed", "dropped_messages", ev.Dropped, "kept_messages", ev.Kept,
+			"estimated_tokens", ev.EstimatedTokens, "budget_tokens", ev.ContextWindow, "fits", ev.Fits)
+	case FinalAnswerRequested:
+		l.Debug("asking for a final answer without tools", "reason", ev.Reason)
+	}
+}

@@ -1,0 +1,143 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcphost/mcphost/budget"
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/tool"
+	"github.com/mcphost/mcphost/toolcall"
+)
+
+// ServerInfo is the state of one configured MCP server.
+type ServerInfo struct {
+	servers.ServerStatus
+	// Tokens estimates what the server's tools cost in every model
+	// request (their declarations as the model is sent them).
+	Tokens int
+	// StartErr is why the server's first start failed, nil when it
+	// started (it may be restarting since).
+	StartErr error
+}
+
+// Servers reports on every configured server, in config order.
+func (h *Host) Servers() []ServerInfo {
+	tokens := map[string]int{}
+	for _, t := range h.manager.Tools() {
+		if server, _, ok := h.manager.Lookup(t.Name); ok {
+			tokens[server] += offeredTokens(t)
+		}
+	}
+	statuses := h.manager.Status()
+	out := make([]ServerInfo, len(statuses))
+	for i, st := range statuses {
+		out[i] = ServerInfo{ServerStatus: st, StartErr: h.startErrs[st.Name]}
+		if st.State == servers.StateReady {
+			out[i].Tokens = tokens[st.Name]
+		}
+	}
+	return out
+}
+
+// ToolInfo is one tool as the model sees it and as its server defined it.
+type ToolInfo struct {
+	// Name is what the model calls it: "server__tool".
+	Name string
+	// Server is the server's name; Def the tool as the server listed it.
+	Server string
+	Def    tool.Def
+	// Offered is the declaration the model is sent: schema normalised,
+	// description trimmed.
+	Offered provider.Tool
+	// Tokens estimates what Offered costs in every request.
+	Tokens int
+}
+
+// Tools lists the tools the model may call, in config order and then each
+// server's own order. Tools that the approval policy denies are left out,
+// as they are for the model.
+func (h *Host) Tools() []ToolInfo {
+	var out []ToolInfo
+	for _, t := range h.approval.Tools() {
+		server, _, _ := h.manager.Lookup(t.Name)
+		def, _ := h.manager.ToolInfo(t.Name)
+		offered, _ := runner.Offer(t)
+		out = append(out, ToolInfo{Name: t.Name, Server: server, Def: def, Offered: offered, Tokens: budget.Tool(offered)})
+	}
+	return out
+}
+
+// ResolveTool returns the name the model sees ("server__tool") of the
+// tool name means, resolved as the model's calls are: the full name, the
+// tool's own name when one server alone has it, "server.tool" and other
+// spellings. An unknown or ambiguous name is an error matching
+// ErrUnknownTool that lists the closest or the matching names.
+func (h *Host) ResolveTool(name string) (string, error) {
+	var tools []toolcall.Tool
+	for _, t := range h.manager.Tools() {
+		server, own, _ := h.manager.Lookup(t.Name)
+		tools = append(tools, toolcall.Tool{Exposed: t.Name, Server: server, Name: own})
+	}
+	exposed, err := toolcall.NewCatalog(tools).Resolve(name)
+	if err != nil {
+		var ne *toolcall.NameError
+		if errors.As(err, &ne) && len(ne.Matches) == 0 && len(ne.Closest) == 0 {
+			return "", fmt.Errorf("%w %q: the servers have no tools", ErrUnknownTool, name)
+		}
+		return "", &unknownToolError{err}
+	}
+	return exposed, nil
+}
+
+// unknownToolError is the resolver's own wording of an unknown or
+// ambiguous name, matching ErrUnknownTool.
+type unknownToolError struct{ err error }
+
+func (e *unknownToolError) Error() string        { return e.err.Error() }
+func (e *unknownToolError) Unwrap() error        { return e.err }
+func (e *unknownToolError) Is(target error) bool { return target == ErrUnknownTool }
+
+// CallTool calls one tool without a model, by any name ResolveTool
+// accepts, and returns its result whole (not cut for a model's window
+// unless the server's spec says so). The approval policy does not apply:
+// the program named the tool itself. A tool that reports a failure is not
+// an error: the result has IsError set.
+func (h *Host) CallTool(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
+	exposed, err := h.ResolveTool(name)
+	if err != nil {
+		return nil, err
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	return h.manager.Call(ctx, exposed, args)
+}
+
+// ServerLogs returns the last lines a server wrote to stderr (and the
+// lines of its stdout that were not MCP), oldest first.
+func (h *Host) ServerLogs(name string) []string { return h.manager.Logs(name) }
+
+// RestartServer stops a server and starts it again.
+func (h *Host) RestartServer(ctx context.Context, name string) error {
+	return h.manager.Restart(ctx, name)
+}
+
+// DisableServer stops a server and hides its tools from the model.
+func (h *Host) DisableServer(name string) error { return h.manager.Disable(name) }
+
+// EnableServer starts a disabled server again and offers its tools.
+func (h *Host) EnableServer(ctx context.Context, name string) error {
+	return h.manager.Enable(ctx, name)
+}
+
+// offeredTokens estimates what a tool costs in every request: its
+// declaration as the runner sends it (normalised schema, trimmed
+// description).
+func offeredTokens(t provider.Tool) int {
+	offered, _ := runner.Offer(t)
+	return budget.Tool(offered)
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/session"
+	"github.com/mcphost/mcphost/ui"
+)
+
+// runPrompt answers one prompt and returns the exit code. The answer goes
+// to stdout as text (Markdown on a terminal) or, with --output json or
+// stream-json, as JSON; tool activity and warnings go to stderr.
+func runPrompt(settings *config.Settings, logger *slog.Logger, prompt string, stdout, stderr *os.File) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+
+	r := newRenderer(settings, stdout, stderr)
+	// fail ends a run that failed before the model was called; a JSON
+	// run still prints its final object.
+	fail := func(err error) int {
+		code := reportExit(stderr, ctx, err)
+		r.Finish(host.Result{}, err, code)
+		return code
+	}
+	h, err := host.New(ctx, options(settings, logger, r.Warn))
+	if err != nil {
+		return fail(err)
+	}
+	defer h.Close()
+	var tools []string
+	for _, t := range h.Tools() {
+		tools = append(tools, t.Name)
+	}
+	r.Start(ui.ServerRecords(h.Servers(), h.Mask), tools)
+
+	conv := h.Conversation()
+	if settings.Session != "" {
+		if _, err := conv.Load(settings.Session); err != nil && !errors.Is(err, session.ErrNotExist) {
+			return fail(err)
+		}
+	}
+	res, err := conv.PromptFunc(ctx, prompt, r.Handle)
+	if settings.Session != "" {
+		// The run is appended even when it failed: the conversation up to
+		// the failure is what the next run continues from.
+		if serr := conv.Save(settings.Session); serr != nil && err == nil {
+			err = serr
+		}
+	}
+	r.Finish(res, err, exitCode(ctx, err))
+	return reportExit(stderr, ctx, err)
+}
+
+// newRenderer picks the renderer of --output.
+func newRenderer(settings *config.Settings, stdout, stderr *os.File) ui.Renderer {
+	if settings.Output == config.OutputText {
+		return ui.NewText(ui.TextOptions{
+			Out: stdout, Err: stderr,
+			OutTTY: isTerminal(stdout), ErrTTY: isTerminal(stderr),
+			Width: terminalWidth(stdout), NoColor: os.Getenv("NO_COLOR") != "",
+			Quiet: settings.Quiet, HideThinking: settings.HideThinking,
+		})
+	}
+	return ui.NewJSON(ui.JSONOptions{Out: stdout, Stream: settings.Output == config.OutputStreamJSON,
+		Model: settings.Model, Err: stderr, Quiet: settings.Quiet})
+}

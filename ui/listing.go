@@ -1,0 +1,324 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/tool"
+)
+
+// The listings below are shared by the commands (mcphost servers, tools
+// list, tools call) and the chat (/servers, /tools).
+
+// ServerRecord is one server in machine-readable output: mcphost servers
+// --output json, and the start event of --output stream-json.
+type ServerRecord struct {
+	Name      string  `json:"name"`
+	State     string  `json:"state"`
+	Transport string  `json:"transport"`
+	Tools     int     `json:"tools"`
+	StartMS   float64 `json:"start_ms"`
+	Tokens    int     `json:"tokens"`
+	Error     string  `json:"error,omitempty"`
+}
+
+// ServerRecords turns the servers' state into records; mask hides the
+// config's secrets in their errors, which quote server output.
+func ServerRecords(infos []host.ServerInfo, mask func(string) string) []ServerRecord {
+	out := make([]ServerRecord, 0, len(infos))
+	for _, s := range infos {
+		r := ServerRecord{Name: s.Name, State: string(s.State), Transport: string(s.Transport)}
+		if s.State == servers.StateReady {
+			r.Tools, r.Tokens = s.ToolCount, s.Tokens
+			r.StartMS = float64(s.Ready.Microseconds()) / 1000
+		}
+		if s.Err != nil {
+			r.Error = mask(s.Err.Error())
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// ToolRecord is one tool in "mcphost tools list --output json": the
+// definition as the server sent it, under "tool", beside what mcphost
+// derives (the name the model sees, the server, the token estimate).
+type ToolRecord struct {
+	Name   string          `json:"name"`
+	Server string          `json:"server"`
+	Tokens int             `json:"tokens"`
+	Tool   json.RawMessage `json:"tool"`
+}
+
+// ToolRecords turns tools into records.
+func ToolRecords(tools []host.ToolInfo) []ToolRecord {
+	out := make([]ToolRecord, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, ToolRecord{Name: t.Name, Server: t.Server, Tokens: t.Tokens, Tool: t.Def.Raw})
+	}
+	return out
+}
+
+// ServerTable prints one line per server: name, state, transport, tools,
+// how long it took to start and what its tools cost in tokens; live (the
+// chat, where servers keep running) adds the uptime and PID and marks the
+// states (● ready). Why a server failed follows the table, in full.
+func ServerTable(w io.Writer, infos []host.ServerInfo, live bool, mask func(string) string) {
+	if len(infos) == 0 {
+		fmt.Fprintln(w, "no MCP servers configured")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := "SERVER\tSTATE\tTRANSPORT\tTOOLS\tSTART\t~TOKENS"
+	if live {
+		header += "\tUPTIME\tPID"
+	}
+	fmt.Fprintln(tw, header)
+	for _, s := range infos {
+		tools, start, tokens := "-", "-", "-"
+		if s.State == servers.StateReady {
+			tools, tokens = fmt.Sprint(s.ToolCount), fmt.Sprint(s.Tokens)
+			start = s.Ready.Round(time.Millisecond).String()
+		}
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", termtext.Line(s.Name), stateLabel(s, live), s.Transport, tools, start, tokens)
+		if live {
+			uptime, pid := "-", "-"
+			if s.State == servers.StateReady && !s.StartedAt.IsZero() {
+				uptime = time.Since(s.StartedAt.Add(s.Ready)).Round(time.Second).String()
+			}
+			if s.PID > 0 {
+				pid = fmt.Sprint(s.PID)
+			}
+			line += "\t" + uptime + "\t" + pid
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+	for _, s := range infos {
+		if s.Err != nil && (s.State == servers.StateFailed || s.State == servers.StateRestarting) {
+			fmt.Fprintf(w, "\n%s\n", Sanitize(mask(s.Err.Error())))
+		}
+	}
+}
+
+// stateLabel is a server's state; live, with a mark and, for a server
+// that is restarting, when it will try again.
+func stateLabel(s host.ServerInfo, live bool) string {
+	state := string(s.State)
+	if !live {
+		return state
+	}
+	switch s.State {
+	case servers.StateReady:
+		return "● ready"
+	case servers.StateDisabled:
+		return "○ disabled"
+	case servers.StateStarting:
+		return "… starting"
+	case servers.StateFailed:
+		return "✗ failed"
+	case servers.StateRestarting:
+		state = "↻ restarting"
+		if !s.NextRestart.IsZero() {
+			state += fmt.Sprintf(" (next try in %s)", time.Until(s.NextRestart).Round(100*time.Millisecond))
+		}
+	}
+	return state
+}
+
+// ToolSummary prints the tools the model sees, grouped by server, one line
+// each, with what each server's tools cost (costs: tokens by tool name);
+// only, when not empty, keeps one server. Servers without tools say why.
+func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string) {
+	if len(infos) == 0 {
+		fmt.Fprintln(w, "No MCP servers are configured: the model has no tools.")
+		return
+	}
+	by := map[string][]host.ToolInfo{}
+	for _, t := range tools {
+		by[t.Server] = append(by[t.Server], t)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range infos {
+		if only != "" && s.Name != only {
+			continue
+		}
+		name := termtext.Line(s.Name)
+		switch s.State {
+		case servers.StateReady, servers.StateRestarting:
+			cost := 0
+			for _, t := range by[s.Name] {
+				cost += costs[t.Name]
+			}
+			fmt.Fprintf(tw, "● %s (%d tools, ~%d tokens of context)\n", name, len(by[s.Name]), cost)
+			for _, t := range by[s.Name] {
+				fmt.Fprintf(tw, "    %s\n", Preview(t.Def.Name+"\t"+firstLine(t.Offered.Description), 100))
+			}
+		case servers.StateDisabled:
+			fmt.Fprintf(tw, "○ %s (disabled: its tools are hidden from the model; /mcp enable %s)\n", name, name)
+		default:
+			fmt.Fprintf(tw, "✗ %s (%s: no tools)\n", name, s.State)
+		}
+	}
+	tw.Flush()
+}
+
+// ToolDetail prints one tool for a person: the name the model calls it,
+// its estimated cost, its description and its arguments (type, required,
+// description, choices, default).
+func ToolDetail(w io.Writer, t host.ToolInfo) {
+	fmt.Fprintf(w, "%s  (~%d tokens)\n", Sanitize(t.Name), t.Tokens)
+	if d := strings.TrimSpace(t.Def.Description); d != "" {
+		for _, line := range strings.Split(Sanitize(d), "\n") {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	args := SchemaArgs(t.Def.InputSchema)
+	if len(args) == 0 {
+		fmt.Fprintln(w, "  no arguments")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, a := range args {
+		fmt.Fprintf(tw, "    %s\t%s\t%s\n", Sanitize(a.Name), Sanitize(a.Kind), Sanitize(a.About))
+	}
+	tw.Flush()
+}
+
+// Arg is one argument of a tool, for a listing.
+type Arg struct {
+	Name string
+	// Kind is its type, "boolean|string" for a union, with ", required".
+	Kind string
+	// About joins its description, choices and default.
+	About string
+}
+
+// SchemaArgs lists the properties of an input schema: required ones
+// first, in the schema's order, then the others by name.
+func SchemaArgs(schema json.RawMessage) []Arg {
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+		Required   []string                  `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	var names []string
+	for n := range s.Properties {
+		if !slices.Contains(s.Required, n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var out []Arg
+	for i, n := range append(slices.Clone(s.Required), names...) {
+		p, ok := s.Properties[n]
+		if !ok {
+			continue
+		}
+		kind := schemaKind(p)
+		if i < len(s.Required) {
+			kind += ", required"
+		}
+		var about []string
+		if d, _ := p["description"].(string); d != "" {
+			about = append(about, strings.Join(strings.Fields(d), " "))
+		}
+		if e, ok := p["enum"].([]any); ok {
+			about = append(about, "one of "+compactJSON(e))
+		}
+		if d, ok := p["default"]; ok {
+			about = append(about, "default "+compactJSON(d))
+		}
+		out = append(out, Arg{Name: n, Kind: kind, About: strings.Join(about, "; ")})
+	}
+	return out
+}
+
+// schemaKind names the type of a property: its "type", a list of types
+// joined with "|", or the types of its anyOf/oneOf branches.
+func schemaKind(p map[string]any) string {
+	switch t := p["type"].(type) {
+	case string:
+		return t
+	case []any:
+		var kinds []string
+		for _, k := range t {
+			kinds = append(kinds, fmt.Sprint(k))
+		}
+		return strings.Join(kinds, "|")
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		branches, ok := p[key].([]any)
+		if !ok {
+			continue
+		}
+		var kinds []string
+		for _, b := range branches {
+			if m, ok := b.(map[string]any); ok {
+				if k := schemaKind(m); k != "any" && !slices.Contains(kinds, k) {
+					kinds = append(kinds, k)
+				}
+			}
+		}
+		if len(kinds) > 0 {
+			return strings.Join(kinds, "|")
+		}
+	}
+	if _, ok := p["enum"]; ok {
+		return "enum"
+	}
+	return "any"
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// ToolResult prints a tool result for a person: text as text, other
+// content as one line each ("[image image/png, 3.9 KB]"), structured
+// content alone as indented JSON. On a terminal, control characters are
+// stripped.
+func ToolResult(w io.Writer, res *tool.Result, tty bool) error {
+	var b strings.Builder
+	line := func(s string) {
+		if tty {
+			s = Sanitize(s)
+		}
+		b.WriteString(s)
+		if !strings.HasSuffix(s, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	for _, c := range res.Content {
+		line(c.Describe())
+	}
+	if len(res.Content) == 0 && res.Structured != nil {
+		data, err := json.MarshalIndent(res.Structured, "", "  ")
+		if err != nil {
+			return err
+		}
+		line(string(data))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
