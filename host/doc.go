@@ -59,7 +59,10 @@
 //
 // # Concurrency
 //
-// Every method of Host is safe for concurrent use. A Conversation runs one
-// turn at a time: a second Prompt on the same conversation waits for the
-// first to end; its other methods may be called at any time.
+// Every method of Host and of Conversation is safe for concurrent use.
+// A Conversation runs one turn at a time: a second Prompt on the same
+// conversation waits for the first to end, and so do its methods that read
+// or change the history (History, Save, Load, Reset, SetModel,
+// ToolTokens); Model answers at once. Conversations of one Host run
+// concurrently.
 package host
