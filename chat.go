@@ -11,6 +11,7 @@ import (
 	"github.com/mcphost/mcphost/chat"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/session"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -22,14 +23,18 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 	defer stop()
 
 	startCtx, cancelStart := signal.NotifyContext(ctx, os.Interrupt)
-	h, err := host.New(startCtx, options(settings, logger, func(msg string) { ui.Warn(stderr, msg) }))
+	h, held, err := startChat(startCtx, settings, logger, stderr)
+	if held != nil {
+		defer held.Release()
+	}
+	if h != nil {
+		defer h.Close()
+	}
 	if err != nil {
-		code := reportExit(stderr, startCtx, err)
-		cancelStart()
-		return code
+		defer cancelStart()
+		return reportExit(stderr, startCtx, err)
 	}
 	cancelStart()
-	defer h.Close()
 
 	c := chat.New(chat.Options{
 		Host:         h,
@@ -42,6 +47,7 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 		HideThinking: settings.HideThinking,
 		HistoryPath:  chat.DefaultHistoryPath(),
 		Mask:         h.Mask,
+		Session:      held,
 	})
 	// In the chat there is someone to ask about tools that need approval
 	// and to fill in the forms servers send.
@@ -52,4 +58,22 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 	}
 	fmt.Fprintln(stdout, "bye")
 	return exitOK
+}
+
+// startChat takes the --session file (if any), starts the host and
+// continues the saved conversation. What it returns, even with an error,
+// must be released and closed.
+func startChat(ctx context.Context, settings *config.Settings, logger *slog.Logger, stderr *os.File) (*host.Host, *session.Lock, error) {
+	held, err := holdSession(ctx, settings, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := host.New(ctx, options(settings, logger, func(msg string) { ui.Warn(stderr, msg) }))
+	if err != nil {
+		return nil, held, err
+	}
+	if held != nil {
+		err = loadSession(held, h.Conversation())
+	}
+	return h, held, err
 }

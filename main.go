@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/session"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -162,7 +163,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitOK
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.Is(err, host.ErrConfig):
+	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid):
 		return exitUsage
 	case errors.Is(err, host.ErrMaxSteps):
 		return exitStopped

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -29,6 +30,15 @@ func runPrompt(settings *config.Settings, logger *slog.Logger, prompt string, st
 		r.Finish(host.Result{}, err, code)
 		return code
 	}
+	// The session file is held for the whole run: runs that share it take
+	// turns, each continuing from the one before.
+	held, err := holdSession(ctx, settings, stderr)
+	if err != nil {
+		return fail(err)
+	}
+	if held != nil {
+		defer held.Release()
+	}
 	h, err := host.New(ctx, options(settings, logger, r.Warn))
 	if err != nil {
 		return fail(err)
@@ -41,16 +51,16 @@ func runPrompt(settings *config.Settings, logger *slog.Logger, prompt string, st
 	r.Start(ui.ServerRecords(h.Servers(), h.Mask), tools)
 
 	conv := h.Conversation()
-	if settings.Session != "" {
-		if _, err := conv.Load(settings.Session); err != nil && !errors.Is(err, session.ErrNotExist) {
+	if held != nil {
+		if err := loadSession(held, conv); err != nil {
 			return fail(err)
 		}
 	}
 	res, err := conv.PromptFunc(ctx, prompt, r.Handle)
-	if settings.Session != "" {
+	if held != nil {
 		// The run is appended even when it failed: the conversation up to
 		// the failure is what the next run continues from.
-		if serr := conv.Save(settings.Session); serr != nil && err == nil {
+		if serr := held.Save(conv.Model().Name, conv.History()); serr != nil && err == nil {
 			err = serr
 		}
 	}
@@ -70,4 +80,28 @@ func newRenderer(settings *config.Settings, stdout, stderr *os.File) ui.Renderer
 	}
 	return ui.NewJSON(ui.JSONOptions{Out: stdout, Stream: settings.Output == config.OutputStreamJSON,
 		Model: settings.Model, Err: stderr, Quiet: settings.Quiet})
+}
+
+// holdSession takes the --session file for this run, if one is given,
+// saying once on stderr when it waits for another run.
+func holdSession(ctx context.Context, settings *config.Settings, stderr *os.File) (*session.Lock, error) {
+	if settings.Session == "" {
+		return nil, nil
+	}
+	return session.Acquire(ctx, settings.Session, session.LockOptions{Wait: settings.SessionWait, OnWait: func(holder string) {
+		fmt.Fprintf(stderr, "mcphost: %s is in use by %s; waiting for it (--session-wait bounds the wait)\n", settings.Session, holder)
+	}})
+}
+
+// loadSession continues the conversation saved in the held file, if it
+// exists.
+func loadSession(held *session.Lock, conv *host.Conversation) error {
+	f, err := held.Load()
+	switch {
+	case err == nil:
+		conv.SetHistory(f.Messages)
+	case !errors.Is(err, session.ErrNotExist):
+		return err
+	}
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/session"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -46,6 +47,9 @@ type Options struct {
 	// Mask hides the config's secrets in server errors the chat shows;
 	// nil shows them as they are.
 	Mask func(string) string
+	// Session, when not nil, is the --session file, held for the whole
+	// chat: the conversation is saved into it after every turn.
+	Session *session.Lock
 }
 
 // Chat is one interactive session.
@@ -152,6 +156,11 @@ func (c *Chat) Turn(ctx context.Context, prompt string) {
 	}()
 	res, err := c.opts.Conversation.PromptFunc(turnCtx, prompt, out.Handle)
 	out.Finish(res, err, 0)
+	if s := c.opts.Session; s != nil {
+		if err := s.Save(c.opts.Conversation.Model().Name, c.opts.Conversation.History()); err != nil {
+			fmt.Fprintf(c.opts.Err, "error: %s\n", ui.Sanitize(err.Error()))
+		}
+	}
 	c.usageLast = res.Usage
 	c.usageTotal = c.usageTotal.Add(res.Usage)
 	c.lastCalls = res.ToolCalls

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -283,7 +284,13 @@ func (c *Chat) cmdSave(_ context.Context, w io.Writer, args []string) bool {
 		return false
 	}
 	conv := c.opts.Conversation
-	if err := conv.Save(args[0]); err != nil {
+	save := conv.Save
+	if held := c.opts.Session; held != nil && samePath(held.Path(), args[0]) {
+		// This chat holds that file: taking its lock again would wait for
+		// ourselves.
+		save = func(string) error { return held.Save(conv.Model().Name, conv.History()) }
+	}
+	if err := save(args[0]); err != nil {
 		fmt.Fprintln(w, ui.Sanitize(err.Error()))
 		return false
 	}
@@ -297,7 +304,15 @@ func (c *Chat) cmdLoad(ctx context.Context, w io.Writer, args []string) bool {
 		return false
 	}
 	conv := c.opts.Conversation
-	f, err := conv.Load(args[0])
+	var f session.File
+	var err error
+	if held := c.opts.Session; held != nil && samePath(held.Path(), args[0]) {
+		if f, err = held.Load(); err == nil {
+			conv.SetHistory(f.Messages)
+		}
+	} else {
+		f, err = conv.Load(args[0])
+	}
 	if errors.Is(err, session.ErrNotExist) {
 		fmt.Fprintf(w, "%s does not exist\n", args[0])
 		return false
@@ -373,4 +388,14 @@ func (c *Chat) serversLine() string {
 		}
 	}
 	return fmt.Sprintf("%d/%d servers ready, %d tools", ready, total, len(c.tools()))
+}
+
+// samePath reports whether a and b name the same file.
+func samePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }

@@ -2,13 +2,18 @@ package chat
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
 )
 
-// maxHistory bounds the entries loaded from the history file: its newest.
-// The file itself is only ever appended to.
+// maxHistory bounds the entries loaded from the history file, its newest,
+// and the lines the file keeps when it is cut back.
 const maxHistory = 1000
 
 // History is the list of past inputs, oldest first, kept across sessions in
@@ -62,7 +67,10 @@ func LoadHistory(path string) *History {
 func (h *History) Entries() []string { return h.entries }
 
 // Add records an input (skipping a repeat of the last one) and appends it
-// to the file. Failing to write history never stops the chat.
+// to the file. Chats running at once each append their own lines under
+// the file's lock, so none is lost; the file is cut back to its newest
+// maxHistory lines once it holds twice as many. Failing to write history
+// never stops the chat.
 func (h *History) Add(s string) {
 	if s == "" || (len(h.entries) > 0 && h.entries[len(h.entries)-1] == s) {
 		return
@@ -74,11 +82,48 @@ func (h *History) Add(s string) {
 	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
 		return
 	}
+	lock := flock.New(h.path+".lock", flock.SetPermissions(0o600))
+	// Another chat holds it for a moment at most; give up after a second
+	// rather than stall the prompt.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if ok, _ := lock.TryLockContext(ctx, 10*time.Millisecond); !ok {
+		return
+	}
+	defer lock.Unlock()
+	line, _ := json.Marshal(s)
 	f, err := os.OpenFile(h.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return
 	}
-	defer f.Close()
-	line, _ := json.Marshal(s)
-	f.Write(append(line, '\n'))
+	_, err = f.Write(append(line, '\n'))
+	f.Close()
+	if err == nil {
+		capFile(h.path, maxHistory)
+	}
+}
+
+// capFile rewrites the history file with its newest keep lines once it
+// holds twice as many, so that it stays small however long it is used.
+// The caller holds the file's lock.
+func capFile(path string, keep int) {
+	data, err := os.ReadFile(path)
+	if err != nil || bytes.Count(data, []byte("\n")) < 2*keep {
+		return
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
+		lines = lines[:n-1]
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".history.*.tmp")
+	if err != nil {
+		return
+	}
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	_, err = tmp.Write(bytes.Join(lines[len(lines)-keep:], nil))
+	if cerr := tmp.Close(); err != nil || cerr != nil {
+		return
+	}
+	_ = os.Chmod(tmp.Name(), 0o600)
+	_ = os.Rename(tmp.Name(), path)
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -49,8 +50,11 @@ type Settings struct {
 	Quiet, Debug bool
 	// HideThinking hides reasoning models' thinking.
 	HideThinking bool
-	// Session is the conversation file a one-shot run continues and saves.
+	// Session is the conversation file a run continues and saves.
 	Session string
+	// SessionWait bounds the wait for another run that holds Session; 0
+	// fails at once, a negative value waits as long as it takes.
+	SessionWait time.Duration
 
 	// Approval holds the tool approval rules of all config files and of
 	// --allow-tool/--deny-tool; Yolo allows every tool not denied.
@@ -160,6 +164,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Debug = g.boolean(keyDebug)
 	s.HideThinking = g.boolean(keyHideThinking)
 	s.Session = g.str(keySession)
+	s.SessionWait = g.waitDuration(keySessionWait)
 	s.Yolo = g.boolean(keyYolo)
 	s.Audit = o.auditPath(g.str(keyAudit), origins[keyAudit])
 	s.Elicitation = Elicitation(g.str(keyElicitation))
@@ -467,6 +472,24 @@ func (g *getter) integer(key string) int {
 	}
 	g.bad(key, "a whole number")
 	return 0
+}
+
+// waitDuration reads a duration setting ("30s", "2m"); empty means no
+// limit (-1), "0" no wait at all.
+func (g *getter) waitDuration(key string) time.Duration {
+	s := strings.TrimSpace(g.str(key))
+	switch s {
+	case "":
+		return -1
+	case "0":
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		g.bad(key, `a duration such as "30s" or "2m", or 0`)
+		return 0
+	}
+	return d
 }
 
 // boolean reads a true/false setting from a flag, a bool or a string.

@@ -173,7 +173,8 @@ func (c *Conversation) ToolTokens() map[string]int {
 }
 
 // Save writes the conversation to path as JSON (the format of "mcphost
-// --session" and the chat's /save), replacing the file atomically. It
+// --session" and the chat's /save), replacing the file durably and
+// holding its lock meanwhile, as every run does (see package session). It
 // waits for a running turn to end.
 func (c *Conversation) Save(path string) error {
 	c.turn.Lock()
@@ -181,16 +182,17 @@ func (c *Conversation) Save(path string) error {
 	return session.Save(path, c.r.Model().Name, c.r.History())
 }
 
-// Load replaces the conversation with the one saved in path. A file that
-// does not exist is an error matching session.ErrNotExist; a file that
-// does not parse is a configuration error, and is left as it is.
+// Load replaces the conversation with the one saved in path, holding the
+// file's lock while it reads. A file that does not exist is an error
+// matching session.ErrNotExist; a file that does not parse matches
+// ErrConfig and session.ErrInvalid, and is left as it is.
 func (c *Conversation) Load(path string) (session.File, error) {
 	f, err := session.Load(path)
-	if err != nil {
-		if errors.Is(err, session.ErrNotExist) {
-			return f, err
-		}
+	if errors.Is(err, session.ErrInvalid) {
 		return f, configError(err)
+	}
+	if err != nil {
+		return f, err
 	}
 	c.SetHistory(f.Messages)
 	return f, nil

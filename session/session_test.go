@@ -29,7 +29,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		t.Errorf("loaded %+v", f)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
-	if len(entries) != 1 {
+	if len(entries) != 2 || entries[0].Name() != "s.json" || entries[1].Name() != "s.json.lock" {
 		t.Errorf("temporary files left beside the session: %v", entries)
 	}
 }
