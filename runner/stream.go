@@ -18,11 +18,22 @@ type holdback struct {
 	text    strings.Builder
 	emitted int // bytes of text already sent
 	holding bool
-	markers []string
+	// markers are toolcall's call markers by their first byte, so that
+	// a byte that starts none costs one lookup.
+	markers *[256][]string
 }
 
-func newHoldback(emit func(Event), active bool) *holdback {
-	return &holdback{emit: emit, active: active, markers: toolcall.Markers()}
+func newHoldback(emit func(Event), active bool, markers *[256][]string) *holdback {
+	return &holdback{emit: emit, active: active, markers: markers}
+}
+
+// markerIndex indexes toolcall's call markers by their first byte.
+func markerIndex() *[256][]string {
+	var idx [256][]string
+	for _, m := range toolcall.Markers() {
+		idx[m[0]] = append(idx[m[0]], m)
+	}
+	return &idx
 }
 
 func (h *holdback) delta(d provider.Delta) {
@@ -54,10 +65,7 @@ func (h *holdback) delta(d provider.Delta) {
 func (h *holdback) safeEnd(s string) int {
 	for i := h.emitted; i < len(s); i++ {
 		c := s[i]
-		for _, m := range h.markers {
-			if m[0] != c {
-				continue
-			}
+		for _, m := range h.markers[c] {
 			switch {
 			case strings.HasPrefix(s[i:], m):
 				h.holding = true
