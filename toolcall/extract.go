@@ -121,9 +121,18 @@ var markers = [...]marker{
 	{">>>", "", FormatFunctionary, kindFunctionary},
 }
 
-// markerStart marks the bytes a marker can start with, so that scanning a
-// reply costs one table lookup per byte.
-var markerStart = func() (t [256]bool) {
+// markersByFirst lists the markers by their first byte, so that scanning
+// a reply costs one table lookup for most bytes and a byte comparison for
+// the rest.
+var markersByFirst = func() (t [256][]marker) {
+	for _, m := range markers {
+		t[m.open[0]] = append(t[m.open[0]], m)
+	}
+	return t
+}()
+
+// startsMarker marks the bytes some marker starts with.
+var startsMarker = func() (t [256]bool) {
 	for _, m := range markers {
 		t[m.open[0]] = true
 	}
@@ -179,8 +188,9 @@ type span struct {
 func Extract(content string) (calls []Candidate, rest string) {
 	fs := findFences(content)
 	var spans []span
+	code := inlineCode{s: content}
 	for _, sp := range markerSpans(content) {
-		if !insideFence(fs, sp.start) && !inInlineCode(content, sp.start) {
+		if !insideFence(fs, sp.start) && !code.inside(sp.start) {
 			spans = append(spans, sp)
 		}
 	}
@@ -231,11 +241,13 @@ func markerSpans(s string) []span {
 // nextMarker finds the first marker at or after from.
 func nextMarker(s string, from int) (int, marker) {
 	for i := from; i < len(s); i++ {
-		if !markerStart[s[i]] {
+		if !startsMarker[s[i]] {
 			continue
 		}
-		for _, m := range markers {
-			if strings.HasPrefix(s[i:], m.open) {
+		for _, m := range markersByFirst[s[i]] {
+			// Every marker is longer than two bytes: compare the second
+			// before the rest.
+			if len(s)-i >= len(m.open) && s[i+1] == m.open[1] && s[i:i+len(m.open)] == m.open {
 				return i, m
 			}
 		}
@@ -405,18 +417,34 @@ func startsSentence(after string) bool {
 	return !unicode.IsLower(r) && !strings.ContainsRune(",;:)-", r)
 }
 
-// inInlineCode reports whether s[at] is inside `inline code`: an odd
-// number of backticks before it on its line.
-func inInlineCode(s string, at int) bool {
-	line := s[strings.LastIndexByte(s[:at], '\n')+1 : at]
-	return strings.Count(line, "`")%2 == 1
+// inlineCode tells whether positions of s, asked in increasing order, are
+// inside `inline code`: after an odd number of backticks on their line.
+type inlineCode struct {
+	s     string
+	pos   int
+	ticks int // backticks from the start of pos's line to pos
+}
+
+func (c *inlineCode) inside(at int) bool {
+	for {
+		nl := strings.IndexByte(c.s[c.pos:at], '\n')
+		if nl < 0 {
+			break
+		}
+		c.pos, c.ticks = c.pos+nl+1, 0
+	}
+	c.ticks += strings.Count(c.s[c.pos:at], "`")
+	c.pos = at
+	return c.ticks%2 == 1
 }
 
 // cleanRest tidies what is left of a reply whose calls were taken out:
 // end tokens and the model's leaked thinking are not part of its answer.
 func cleanRest(rest string) string {
-	if i := strings.LastIndex(rest, "</think>"); i >= 0 {
-		rest = rest[i+len("</think>"):]
+	// strings.Index is much faster than LastIndex: look before searching
+	// backwards.
+	if strings.Contains(rest, "</think>") {
+		rest = rest[strings.LastIndex(rest, "</think>")+len("</think>"):]
 	}
 	// gpt-oss: a leaked analysis message is thinking; headers are noise.
 	for {
