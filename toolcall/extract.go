@@ -174,7 +174,7 @@ type span struct {
 //     at the start of a line, or after the end of a sentence or a colon
 //     (not in the middle of one), not inside inline code or a fenced block
 //     of code, and not on a line that introduces an example ("for
-//     example", "looks like", "you can", …).
+//     example", "looks like", "you can call", …).
 //   - Or it opens the reply, written after a marker (a tag or special
 //     token), with nothing before it but whitespace or the model's
 //     thinking, and what follows starts a new sentence: the model called
@@ -369,10 +369,13 @@ func standsAlone(s string, start int) bool {
 	return strings.ContainsRune(".:!?>。：！？", r)
 }
 
-// examplePhrases, on the line that leads to a call, make it an example.
+// examplePhrases, on the line that leads to a call, make it an example:
+// the model shows how a call is written or how the user would make it.
 var examplePhrases = [...]string{
 	"example", "e.g.", "for instance", "looks like", "look like", "would look", "syntax",
-	"the format", "this format", "template", "you can", "you could", "you would", "you'd", "how to",
+	"the format", "this format", "template", "how to",
+	"you can call", "you could call", "you would call", "you'd call",
+	"you can use", "you could use", "you would use", "you'd use",
 }
 
 // introducesExample reports whether the line that leads to s[start] (the

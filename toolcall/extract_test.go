@@ -214,3 +214,11 @@ func TestExtractCleansLeakedThinking(t *testing.T) {
 		t.Errorf("rest = %q", rest)
 	}
 }
+
+func TestExtractCallForTheUser(t *testing.T) {
+	// "so you can see" is the model explaining itself, not an example.
+	got, rest := toolcall.Extract("I'll echo it so you can see the result:\n<tool_call>{\"name\": \"echo\", \"arguments\": {\"message\": \"hi\"}}</tool_call>")
+	if len(got) != 1 || rest != "I'll echo it so you can see the result:" {
+		t.Errorf("got %+v, rest %q", got, rest)
+	}
+}
