@@ -417,7 +417,9 @@ func startsSentence(after string) bool {
 		return true
 	}
 	r, _ := utf8.DecodeRuneInString(t)
-	return !unicode.IsLower(r) && !strings.ContainsRune(",;:)-", r)
+	// Punctuation that goes on from the call ("…</tool_call>, which",
+	// "… (the Qwen tag)", "… — that is") makes it part of the sentence.
+	return !unicode.IsLower(r) && !strings.ContainsRune(",;:()-–—", r)
 }
 
 // inlineCode tells whether positions of s, asked in increasing order, are

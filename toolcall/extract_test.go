@@ -176,6 +176,7 @@ func TestExtractWhereTheCallStands(t *testing.T) {
 		{"opens the reply after the thinking", "<think>echo it</think>\n" + tag + "\nWaiting.", 1, "Waiting."},
 		{"ends the reply in the middle of a sentence", "The model replied with " + tag, 0, ""},
 		{"opens the reply, the sentence going on", tag + " is the tag Qwen uses.", 0, ""},
+		{"opens the reply, an aside after it", tag + " (the Qwen tag) asks for echo.", 0, ""},
 		{"in the middle of prose", "First " + tag + " then more text.", 0, ""},
 		{"in inline code", "Write `" + tag + "`", 0, ""},
 		{"in a fenced block of another language", "```python\nreply = '" + tag + "'\n```", 0, ""},
