@@ -186,37 +186,69 @@ type span struct {
 // but calls. Bare JSON and bracketed Python calls ([f(x=1)]) count only
 // by the first rule, starting a line.
 func Extract(content string) (calls []Candidate, rest string) {
+	// What a model writes after ending its turn (a made-up tool result,
+	// the user's next message) is not part of its reply.
 	fs := findFences(content)
+	reply := content[:turnEnd(content, fs)]
+	fs = findFences(reply)
 	var spans []span
-	code := inlineCode{s: content}
-	for _, sp := range markerSpans(content) {
+	code := inlineCode{s: reply}
+	for _, sp := range markerSpans(reply) {
 		if !insideFence(fs, sp.start) && !code.inside(sp.start) {
 			spans = append(spans, sp)
 		}
 	}
-	spans = mergeSpans(spans, fenceSpans(content, fs))
+	spans = mergeSpans(spans, fenceSpans(reply, fs))
 	from := 0
 	if len(spans) > 0 {
 		from = spans[len(spans)-1].end
 	}
-	if !isFiller(content[from:]) {
-		if sp, ok := trailingBare(content, from, fs); ok {
+	if !isFiller(reply[from:]) {
+		if sp, ok := trailingBare(reply, from, fs); ok {
 			spans = append(spans, sp)
 		}
 	}
-	chosen := standing(content, spans)
+	chosen := standing(reply, spans)
 	if len(chosen) == 0 {
 		return nil, content
 	}
 	var b strings.Builder
 	prev := 0
 	for _, s := range chosen {
-		b.WriteString(content[prev:s.start])
-		prev = fillerEnd(content, s.end)
+		b.WriteString(reply[prev:s.start])
+		prev = fillerEnd(reply, s.end)
 		calls = append(calls, s.calls...)
 	}
-	b.WriteString(content[prev:])
+	b.WriteString(reply[prev:])
 	return calls, cleanRest(b.String())
+}
+
+// turnEnds end the model's turn, or its message to a tool (<|call|>,
+// <|eom_id|>), or start the next turn: text after them was made up.
+var turnEnds = [...]string{
+	"<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|eom_id|>", "<|start_header_id|>", "<|call|>", "<|return|>",
+	"<|endoftext|>", "<|end_of_text|>", "<end_of_turn>", "<turn|>", "</s>", "<|END_OF_TURN_TOKEN|>",
+	"<｜end▁of▁sentence｜>",
+}
+
+// turnEnd returns where the model's reply ends: at the first turn-ending
+// token after some text and outside code (where it is quoted), or at the
+// end of s.
+func turnEnd(s string, fs []fence) int {
+	code := inlineCode{s: s}
+	for i := skipSpace(s, 0) + 1; i < len(s); i++ {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		for _, t := range turnEnds {
+			if strings.HasPrefix(s[i:], t) && !code.inside(i) && !insideFence(fs, i) {
+				return i
+			}
+		}
+	}
+	return len(s)
 }
 
 // markerSpans finds the calls that follow markers, in text order.

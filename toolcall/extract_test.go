@@ -172,6 +172,8 @@ func TestExtractWhereTheCallStands(t *testing.T) {
 		{"ends the reply on its own line", "I'll echo it.\n" + tag, 1, "I'll echo it."},
 		{"ends the reply after a colon", "Echoing now: " + tag, 1, "Echoing now:"},
 		{"ends the reply after end tokens", tag + "<|im_end|>\n", 1, ""},
+		{"ends the turn, a made-up result after", "Checking.\n" + tag + "<|im_end|>\n<|im_start|>user\n<tool_response>\nEcho: hi\n</tool_response>", 1, "Checking."},
+		{"quoted end token, prose after", "Qwen writes " + tag + " then `<|im_end|>` to stop.", 0, ""},
 		{"opens the reply, a new sentence after", tag + " I will wait for the result.", 1, "I will wait for the result."},
 		{"opens the reply after the thinking", "<think>echo it</think>\n" + tag + "\nWaiting.", 1, "Waiting."},
 		{"ends the reply in the middle of a sentence", "The model replied with " + tag, 0, ""},
