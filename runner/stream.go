@@ -8,10 +8,11 @@ import (
 )
 
 // holdback streams a reply's text to the renderer, except text that may be
-// a tool call written as text: from a call marker anywhere, or a line that
-// starts with '{', '[' or a code fence, it holds the rest of the reply back
-// until the reply is complete. The user then sees either the text (it was
-// not a call) or nothing of it (it was, and the tool line shows the call).
+// a tool call written as text: from a call marker anywhere, a line that
+// starts with '{', '[' or a code fence, or '{' or '[' after ": ", it holds
+// the rest of the reply back until the reply is complete. The user then
+// sees either the text (it was not a call) or nothing of it (it was, and
+// the tool line shows the call).
 type holdback struct {
 	emit    func(Event)
 	active  bool // tools were offered, so replies may hold calls
@@ -74,6 +75,11 @@ func (h *holdback) safeEnd(s string) int {
 				return i // the marker may be arriving
 			}
 		}
+		if (c == '{' || c == '[') && afterColon(s, i) {
+			// "Sure, here it is: {…}": bare JSON after a colon.
+			h.holding = true
+			return i
+		}
 		if (c == '{' || c == '[' || c == '`') && lineStart(s, i) {
 			if c != '`' {
 				h.holding = true
@@ -104,6 +110,15 @@ func lineStart(s string, i int) bool {
 		}
 	}
 	return true
+}
+
+// afterColon reports whether s[i] follows a colon and spaces on its line.
+func afterColon(s string, i int) bool {
+	j := i - 1
+	for j >= 0 && (s[j] == ' ' || s[j] == '\t') {
+		j--
+	}
+	return j >= 0 && j < i-1 && s[j] == ':'
 }
 
 // finish sends what was held back once the reply is complete. content is

@@ -27,7 +27,9 @@
 // stops to wait for the result) and stands on its own line or after a
 // finished sentence, outside code, on a line that does not introduce an
 // example; or when it opens the reply after a marker and what follows
-// starts a new sentence. Everything else is the answer, as written.
+// starts a new sentence. The reply ends at the model's turn-ending token:
+// what it makes up after that is not read. Everything else is the answer,
+// as written.
 //
 // It knows nothing of the runner or of MCP sessions; the runner calls it
 // between the model's reply and the dispatch of the calls.

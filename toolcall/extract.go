@@ -181,10 +181,15 @@ type span struct {
 //     and then talked on. Text that carries on the same sentence ("… is
 //     the tag Qwen uses") makes it a quotation.
 //
+// The reply ends at a turn-ending token (<|im_end|>, </s>, <|call|>, …)
+// outside code: what a model writes after it (a made-up tool result, the
+// user's next turn) is dropped, not read.
+//
 // A fenced block counts as a whole when its language is one calls are
-// written in (json, tool_code, python, xml, none) and it holds nothing
-// but calls. Bare JSON and bracketed Python calls ([f(x=1)]) count only
-// by the first rule, starting a line.
+// written in (json, tool_code, python, none) and it holds nothing but JSON
+// or Python calls; a call after a marker inside a fence is code shown.
+// Bare JSON and bracketed Python calls ([f(x=1)]) count only by the first
+// rule, starting a line or after a colon.
 func Extract(content string) (calls []Candidate, rest string) {
 	// What a model writes after ending its turn (a made-up tool result,
 	// the user's next message) is not part of its reply.
@@ -227,6 +232,7 @@ func Extract(content string) (calls []Candidate, rest string) {
 // <|eom_id|>), or start the next turn: text after them was made up.
 var turnEnds = [...]string{
 	"<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|eom_id|>", "<|start_header_id|>", "<|call|>", "<|return|>",
+	"<|eot|>", "<|eom|>", "<|header_start|>",
 	"<|endoftext|>", "<|end_of_text|>", "<end_of_turn>", "<turn|>", "</s>", "<|END_OF_TURN_TOKEN|>",
 	"<｜end▁of▁sentence｜>",
 }
@@ -379,7 +385,7 @@ var fillerTokens = [...]string{
 	"</tool_call>", "<|/tool_call|>", "</TOOLCALL>", "</tools>", "</function>", "</tool_calls>",
 	"</minimax:tool_call>", "</function_calls>", "</seed:tool_call>", "<tool_call|>", "<end_function_call>",
 	"<|END_ACTION|>", "<|tool_call_end|>", "<|python_end|>",
-	"<|eom_id|>", "<|eot_id|>", "<|im_end|>", "</s>", "<|end|>", "<|call|>", "<|return|>",
+	"<|eom_id|>", "<|eot_id|>", "<|eot|>", "<|eom|>", "<|im_end|>", "</s>", "<|end|>", "<|call|>", "<|return|>",
 	"<|endoftext|>", "<|end_of_text|>", "<end_of_turn>", "<turn|>", "<|END_OF_TURN_TOKEN|>",
 	"<｜end▁of▁sentence｜>", "<｜tool▁calls▁end｜>", "<|tool_calls_section_end|>",
 }
@@ -404,8 +410,8 @@ func standsAlone(s string, start int) bool {
 // examplePhrases, on the line that leads to a call, make it an example:
 // the model shows how a call is written or how the user would make it.
 var examplePhrases = [...]string{
-	"example", "e.g.", "for instance", "looks like", "look like", "would look", "syntax",
-	"the format", "this format", "template", "how to",
+	"example", "e.g.", "for instance", "sample", "looks like", "look like", "would look", "would be",
+	"syntax", "format", "template", "how to", "here's how", "here is how", "writes:",
 	"you can call", "you could call", "you would call", "you'd call",
 	"you can use", "you could use", "you would use", "you'd use",
 }

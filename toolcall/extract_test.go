@@ -184,7 +184,8 @@ func TestExtractWhereTheCallStands(t *testing.T) {
 		{"in a fenced block of another language", "```python\nreply = '" + tag + "'\n```", 0, ""},
 		{"after a line introducing an example", "For example:\n" + tag, 0, ""},
 		{"after a line saying how to", "You can call it like this:\n\n" + tag, 0, ""},
-		{"in a call fence at the end", "Calling it.\n```xml\n" + tag + "\n```", 1, "Calling it."},
+		{"a tag in a fence at the end", "Calling it.\n```xml\n" + tag + "\n```", 0, ""},
+		{"bare JSON after a colon", "Sure, I'll echo it: {\"name\": \"echo\", \"parameters\": {}}", 1, "Sure, I'll echo it:"},
 		{"in a call fence, text after", "```xml\n" + tag + "\n```\nThat is the format.", 0, ""},
 		{"first of two runs quoted, the last a call", "Like " + tag + " in the docs.\n" + tag, 1, "Like " + tag + " in the docs."},
 	}

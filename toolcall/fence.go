@@ -63,7 +63,7 @@ func insideFence(fs []fence, at int) bool {
 // call; a block in any other language is code the model shows.
 var callFenceLangs = map[string]bool{
 	"": true, "json": true, "json5": true, "tool_call": true, "tool_calls": true, "tool_code": true,
-	"tool": true, "function_call": true, "python": true, "py": true, "xml": true,
+	"tool": true, "function_call": true, "python": true, "py": true,
 }
 
 // fenceSpans returns the fenced blocks, in a language calls are written
@@ -89,47 +89,52 @@ func fenceSpans(s string, fs []fence) []span {
 }
 
 // callsFilling reads the calls that fill text entirely: JSON or Python
-// calls, or calls after markers with nothing but filler between them.
+// calls. Calls after markers (special tokens, tags) are not taken from a
+// fenced block: models write those raw, and fence them only to show them.
 func callsFilling(text, format string) ([]Candidate, bool) {
 	t := strings.TrimSpace(text)
 	if t == "" {
 		return nil, false
 	}
-	if calls, stop, ok := parseCalls(t, 0, format); ok && skipSeparators(t, stop) == len(t) {
-		return calls, true
-	}
-	spans := markerSpans(t)
-	if len(spans) == 0 || !isFiller(t[:spans[0].start]) || !isFiller(t[spans[len(spans)-1].end:]) {
+	calls, stop, ok := parseCalls(t, 0, format)
+	if !ok || skipSeparators(t, stop) != len(t) {
 		return nil, false
-	}
-	var calls []Candidate
-	for i, sp := range spans {
-		if i > 0 && !isFiller(t[spans[i-1].end:sp.start]) {
-			return nil, false
-		}
-		calls = append(calls, sp.calls...)
 	}
 	return calls, true
 }
 
 // trailingBare finds calls written as bare JSON (or a bracketed Python
-// list) that run to the end of s, starting at the beginning of a line at
-// or after from, outside fenced blocks.
+// list) that run to the end of s, starting at the beginning of a line, or
+// after a colon ("Sure, here it is: {…}"), at or after from, outside
+// fenced blocks.
 func trailingBare(s string, from int, fs []fence) (span, bool) {
 	trimmed := strings.TrimRight(s, " \t\r\n")
+	try := func(j int) (span, bool) {
+		if j >= len(trimmed) || (trimmed[j] != '{' && trimmed[j] != '[') || insideFence(fs, j) {
+			return span{}, false
+		}
+		calls, stop, ok := parseCalls(trimmed, j, FormatJSON)
+		if !ok || stop != len(trimmed) {
+			return span{}, false
+		}
+		return span{start: j, end: len(s), calls: calls}, true
+	}
 	for i := from; i < len(trimmed); {
-		j := skipSpace(trimmed, i)
-		if j < len(trimmed) && (trimmed[j] == '{' || trimmed[j] == '[') && !insideFence(fs, j) && (i == 0 || trimmed[i-1] == '\n') {
-			calls, stop, ok := parseCalls(trimmed, j, FormatJSON)
-			if ok && stop == len(trimmed) {
-				return span{start: j, end: len(s), calls: calls}, true
+		lineEnd := len(trimmed)
+		if nl := strings.IndexByte(trimmed[i:], '\n'); nl >= 0 {
+			lineEnd = i + nl
+		}
+		if i == 0 || trimmed[i-1] == '\n' {
+			if sp, ok := try(skipSpace(trimmed, i)); ok {
+				return sp, true
 			}
 		}
-		nl := strings.IndexByte(trimmed[i:], '\n')
-		if nl < 0 {
-			break
+		if c := strings.Index(trimmed[i:lineEnd], ": "); c >= 0 {
+			if sp, ok := try(skipSpace(trimmed, i+c+1)); ok {
+				return sp, true
+			}
 		}
-		i += nl + 1
+		i = lineEnd + 1
 	}
 	return span{}, false
 }
