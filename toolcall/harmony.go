@@ -12,8 +12,12 @@ import "strings"
 // to the name, or the special tokens dropped
 // (commentary to=functions.NAME json{…}).
 
-// harmonyHeaderWords may stand around the recipient in a message header.
-var harmonyHeaderWords = [...]string{"<|start|>", "<|channel|>", "<|constrain|>", "assistant", "commentary", "analysis", "json"}
+// harmonyHeaderWords may stand between the recipient and the message;
+// harmonyLeadWords before the recipient, where the header starts.
+var (
+	harmonyHeaderWords = [...]string{"<|start|>", "<|channel|>", "<|constrain|>", "assistant", "commentary", "analysis", "json"}
+	harmonyLeadWords   = [...]string{"<|start|>", "<|channel|>", "assistant", "commentary"}
+)
 
 // harmonySpan reads a call at the recipient "to=functions." at s[at:];
 // the span starts where its message header does.
@@ -54,7 +58,7 @@ func harmonySpan(s string, at int) (span, bool) {
 	for {
 		before := strings.TrimRight(s[:start], " \t")
 		cut := false
-		for _, w := range harmonyHeaderWords[:5] {
+		for _, w := range harmonyLeadWords {
 			if strings.HasSuffix(before, w) {
 				start, cut = len(before)-len(w), true
 				break

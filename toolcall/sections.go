@@ -42,19 +42,17 @@ func sectionToken(s string, i int) (string, int, bool) {
 	var name [40]byte
 	n := 0
 	for j < len(s) && n < len(name) {
-		switch c := s[j]; {
-		case c >= 'a' && c <= 'z' || c == '_':
+		if c := s[j]; c >= 'a' && c <= 'z' || c == '_' {
 			name[n] = c
 			j++
-		case strings.HasPrefix(s[j:], "▁"):
+		} else if strings.HasPrefix(s[j:], "▁") {
 			name[n] = '_'
 			j += len("▁")
-		default:
-			goto end
+		} else {
+			break
 		}
 		n++
 	}
-end:
 	b = bar(j)
 	if n == 0 || b == 0 || j+b >= len(s) || s[j+b] != '>' {
 		return "", i, false
