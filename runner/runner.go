@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -131,6 +132,8 @@ type Runner struct {
 	dropped     int
 	// callSeq numbers calls recovered from text, which have no ID.
 	callSeq int
+	// markers index the call markers streamed text is held back at.
+	markers *[256][]string
 }
 
 // New returns a Runner with an empty conversation. tools may be nil.
@@ -138,7 +141,7 @@ func New(p provider.Provider, tools Toolbox, opts Options) *Runner {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
 	}
-	r := &Runner{provider: p, tools: tools, opts: opts}
+	r := &Runner{provider: p, tools: tools, opts: opts, markers: markerIndex()}
 	r.Reset()
 	return r
 }
@@ -246,7 +249,7 @@ func (r *Runner) run(ctx context.Context, prompt string, emit func(Event)) (Resu
 			raw += budget.Message(msgs[len(msgs)-1])
 		}
 		emit(ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.window()})
-		hold := newHoldback(emit, tools != nil)
+		hold := newHoldback(emit, tools != nil, r.markers)
 		resp, err := r.provider.Chat(ctx, provider.Request{
 			Model:    r.opts.Model.Name,
 			Messages: msgs,
@@ -313,22 +316,40 @@ func (r *Runner) run(ctx context.Context, prompt string, emit func(Event)) (Resu
 // recoverCalls looks for tool calls written as text in a reply without
 // native ones. They count only when every name names real tools: one, or
 // several (ambiguous, which the model is then told); a name that matches
-// no tool leaves the whole reply as text.
+// no tool, or arguments that are a tool's definition, leave the whole
+// reply as text. A reply with no text at all may hold its call at the end
+// of its thinking: reasoning models write it there and stop.
 func (r *Runner) recoverCalls(msg provider.Message, ts *toolSet) (provider.Message, bool) {
 	cands, rest := toolcall.Extract(msg.Content)
 	if len(cands) == 0 {
-		return msg, false
+		if strings.TrimSpace(msg.Content) != "" || msg.Thinking == "" {
+			return msg, false
+		}
+		if cands, _ = toolcall.Extract(msg.Thinking); len(cands) == 0 {
+			return msg, false
+		}
+		rest = ""
 	}
 	calls := make([]provider.ToolCall, len(cands))
 	for i, c := range cands {
-		if _, err := ts.catalog.Resolve(c.Name); err != nil {
+		args := c.Arguments
+		name, err := ts.catalog.Resolve(c.Name)
+		if err != nil {
 			var ne *toolcall.NameError
 			if !errors.As(err, &ne) || len(ne.Matches) == 0 {
 				return msg, false
 			}
+		} else {
+			schema := ts.byName[name].schema
+			if c.Text {
+				args = schema.TypeText(args)
+			}
+			if schema.IsDefinition(args) {
+				return msg, false
+			}
 		}
 		r.callSeq++
-		calls[i] = provider.ToolCall{ID: "recovered_" + strconv.Itoa(r.callSeq), Name: c.Name, Arguments: c.Arguments}
+		calls[i] = provider.ToolCall{ID: "recovered_" + strconv.Itoa(r.callSeq), Name: c.Name, Arguments: args}
 	}
 	msg.Content = rest
 	msg.ToolCalls = calls

@@ -86,6 +86,12 @@ func TestRunStreamsTheProseButNotTheCall(t *testing.T) {
 		{"fence", []string{"``", "`json\n{\"name\": \"LOOKUP\", \"arguments\": {\"query\": \"go\"}}\n``", "`"}, "", ""},
 		{"mistral with text after the call", []string{"[TOOL_CALLS][{\"name\": \"lookup\", \"arguments\": {\"query\": \"go\"}}]", " I will report back."},
 			"I will report back.", "I will report back."},
+		{"qwen3 xml split inside the tag", []string{"Looking it up.\n<func", "tion=lookup>\n<parameter=query>\ngo\n</para", "meter>\n</function>"},
+			"Looking it up.\n", "Looking it up."},
+		{"deepseek token split inside a character", []string{"Searching.", "<\xef\xbd", "\x9ctool▁calls▁begin｜><｜tool▁call▁begin｜>lookup<｜tool▁sep｜>", "{\"query\": \"go\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
+			"Searching.", "Searching."},
+		{"harmony header before the recipient", []string{"<|start|>assistant<|chan", "nel|>commentary to=functions.lookup <|constrain|>json<|message|>{\"query\":\"go\"}<|call|>"},
+			"", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,21 +8,33 @@ import (
 )
 
 // holdback streams a reply's text to the renderer, except text that may be
-// a tool call written as text: from a call marker anywhere, or a line that
-// starts with '{', '[' or a code fence, it holds the rest of the reply back
-// until the reply is complete. The user then sees either the text (it was
-// not a call) or nothing of it (it was, and the tool line shows the call).
+// a tool call written as text: from a call marker anywhere, a line that
+// starts with '{', '[' or a code fence, or '{' or '[' after ": ", it holds
+// the rest of the reply back until the reply is complete. The user then
+// sees either the text (it was not a call) or nothing of it (it was, and
+// the tool line shows the call).
 type holdback struct {
 	emit    func(Event)
 	active  bool // tools were offered, so replies may hold calls
 	text    strings.Builder
 	emitted int // bytes of text already sent
 	holding bool
-	markers []string
+	// markers are toolcall's call markers by their first byte, so that
+	// a byte that starts none costs one lookup.
+	markers *[256][]string
 }
 
-func newHoldback(emit func(Event), active bool) *holdback {
-	return &holdback{emit: emit, active: active, markers: toolcall.Markers()}
+func newHoldback(emit func(Event), active bool, markers *[256][]string) *holdback {
+	return &holdback{emit: emit, active: active, markers: markers}
+}
+
+// markerIndex indexes toolcall's call markers by their first byte.
+func markerIndex() *[256][]string {
+	var idx [256][]string
+	for _, m := range toolcall.Markers() {
+		idx[m[0]] = append(idx[m[0]], m)
+	}
+	return &idx
 }
 
 func (h *holdback) delta(d provider.Delta) {
@@ -54,10 +66,7 @@ func (h *holdback) delta(d provider.Delta) {
 func (h *holdback) safeEnd(s string) int {
 	for i := h.emitted; i < len(s); i++ {
 		c := s[i]
-		for _, m := range h.markers {
-			if m[0] != c {
-				continue
-			}
+		for _, m := range h.markers[c] {
 			switch {
 			case strings.HasPrefix(s[i:], m):
 				h.holding = true
@@ -65,6 +74,11 @@ func (h *holdback) safeEnd(s string) int {
 			case strings.HasPrefix(m, s[i:]):
 				return i // the marker may be arriving
 			}
+		}
+		if (c == '{' || c == '[') && afterColon(s, i) {
+			// "Sure, here it is: {…}": bare JSON after a colon.
+			h.holding = true
+			return i
 		}
 		if (c == '{' || c == '[' || c == '`') && lineStart(s, i) {
 			if c != '`' {
@@ -96,6 +110,15 @@ func lineStart(s string, i int) bool {
 		}
 	}
 	return true
+}
+
+// afterColon reports whether s[i] follows a colon and spaces on its line.
+func afterColon(s string, i int) bool {
+	j := i - 1
+	for j >= 0 && (s[j] == ' ' || s[j] == '\t') {
+		j--
+	}
+	return j >= 0 && j < i-1 && s[j] == ':'
 }
 
 // finish sends what was held back once the reply is complete. content is

@@ -150,6 +150,46 @@ func (s *Schema) Check(tool string, args map[string]any) (fixed map[string]any, 
 	return nil, repairs, s.explain(tool, fixed, verr)
 }
 
+// TypeText types the arguments of a call written in a format that has no
+// types of its own (Candidate.Text: the XML-style formats write every
+// value as text): a string becomes the number, boolean, object or array
+// the tool's schema asks for when it reads as one. Other values, and
+// strings that do not read as what is asked, are left for Check to judge.
+// This is reading the format, not repairing the model's mistake, so it is
+// not reported as a repair. args is not modified.
+func (s *Schema) TypeText(args map[string]any) map[string]any {
+	props, _ := s.shaped()["properties"].(map[string]any)
+	out := make(map[string]any, len(args))
+	for k, v := range args {
+		out[k] = v
+		if prop, ok := props[k].(map[string]any); ok {
+			if nv, changed, _ := repairValue(v, prop); changed {
+				out[k] = nv
+			}
+		}
+	}
+	return out
+}
+
+// IsDefinition reports whether args are a tool's definition rather than
+// its arguments: a JSON Schema object ("properties", with "type" or
+// "required"), where the tool itself takes no argument called
+// "properties". A model that repeats a tool's definition shows it; it does
+// not call it.
+func (s *Schema) IsDefinition(args map[string]any) bool {
+	if _, ok := args["properties"].(map[string]any); !ok {
+		return false
+	}
+	if _, ok := args["type"]; !ok {
+		if _, ok := args["required"]; !ok {
+			return false
+		}
+	}
+	props, _ := s.shaped()["properties"].(map[string]any)
+	_, takes := props["properties"]
+	return !takes
+}
+
 // repairObject repairs the members of obj in place against the object
 // schema shape and returns what it did. path prefixes argument names in the
 // descriptions ("entities[0].name").

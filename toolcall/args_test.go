@@ -131,3 +131,37 @@ func TestCheckRejects(t *testing.T) {
 		})
 	}
 }
+
+func TestTypeText(t *testing.T) {
+	s := schemaFor(t, entitySchema)
+	// As an XML-style format writes them: every value as text.
+	args := map[string]any{"entities": `[{"name": "Ada"}]`, "limit": "5", "strict": "true", "note": "42", "extra": "7"}
+	got := s.TypeText(args)
+	b, _ := json.Marshal(got)
+	if want := `{"entities":[{"name":"Ada"}],"extra":"7","limit":5,"note":"42","strict":true}`; string(b) != want {
+		t.Errorf("typed = %s, want %s", b, want)
+	}
+	if args["limit"] != "5" {
+		t.Errorf("TypeText modified its argument: %v", args)
+	}
+	// Text that does not read as the type asked for stays for Check.
+	if got := s.TypeText(map[string]any{"limit": "five"}); got["limit"] != "five" {
+		t.Errorf("limit = %v", got["limit"])
+	}
+}
+
+func TestIsDefinition(t *testing.T) {
+	sum := schemaFor(t, sumSchema)
+	def := map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "number"}}, "required": []any{"a"}}
+	if !sum.IsDefinition(def) {
+		t.Error("a tool's own schema as its arguments is not taken for a definition")
+	}
+	if sum.IsDefinition(map[string]any{"a": 1, "b": 2}) {
+		t.Error("plain arguments taken for a definition")
+	}
+	// A tool that takes a schema is called with one.
+	takes := schemaFor(t, `{"type":"object","properties":{"type":{"type":"string"},"properties":{"type":"object"}}}`)
+	if takes.IsDefinition(def) {
+		t.Error("a tool that takes properties cannot be called with them")
+	}
+}

@@ -2,6 +2,8 @@ package toolcall
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The ways a call can be written as text, as Candidate.Format names them.
@@ -14,6 +16,29 @@ const (
 	FormatPhi         = "<|tool_call|>"
 	FormatFunctools   = "functools[…]"
 	FormatPython      = "Python call"
+	// FormatQwenXML is <function=NAME><parameter=KEY>value</parameter>
+	// (Qwen3-Coder, Qwen3.5, Nemotron 3, Seed-OSS).
+	FormatQwenXML = "<function=…><parameter=…>"
+	// FormatFunctionTag is <function=NAME>{…}</function> (Llama 3.1's
+	// custom format, functionary v3.1).
+	FormatFunctionTag = "<function=…>{…}"
+	// FormatQwenCoder is JSON in <tools> or <function> (Qwen2.5-Coder).
+	FormatQwenCoder = "<tools>/<function>"
+	FormatGLM       = "<arg_key>/<arg_value>"
+	FormatDeepSeek  = "DeepSeek tool tokens"
+	FormatDSML      = "DeepSeek DSML"
+	FormatKimi      = "Kimi-K2 tool tokens"
+	FormatHarmony   = "harmony"
+	// FormatGemma is call:NAME{…} (Gemma 4, FunctionGemma).
+	FormatGemma = "call:NAME{…}"
+	// FormatInvoke is <invoke name=…><parameter name=…> (MiniMax-M2).
+	FormatInvoke      = "<invoke>"
+	FormatMiniMax     = "<tool_calls>"
+	FormatNemotron    = "<TOOLCALL>"
+	FormatCommandR    = "Command-R action"
+	FormatFunctionary = ">>>NAME"
+	FormatLFM2        = "<|tool_call_start|>"
+	FormatLlama4      = "<|python_start|>"
 )
 
 // Candidate is a tool call found in a model's text. Whether it is one is
@@ -26,73 +51,210 @@ type Candidate struct {
 	Arguments map[string]any
 	// Format says how the call was written.
 	Format string
+	// Text is true when the format writes every argument as text (the
+	// XML-style formats: <parameter=…>, <arg_value>, <invoke>): the
+	// values are strings for the caller to type by the tool's schema
+	// (Schema.TypeText).
+	Text bool
 }
 
-// markers open a call in the formats that announce one. Text after such a
-// marker is a call attempt wherever it appears.
-var markers = [...]struct{ open, format string }{
-	{"<tool_call>", FormatToolCallTag},
-	{"<|tool_call|>", FormatPhi},
-	{"[TOOL_CALLS]", FormatMistral},
-	{"<|python_tag|>", FormatPythonTag},
-	{"functools[", FormatFunctools},
+// markerKind says how the text after a marker is read.
+type markerKind int
+
+const (
+	// kindTag: calls between the marker and its closing tag (or the next
+	// such marker, or the end: models stop before closing), read by
+	// parseBody.
+	kindTag markerKind = iota
+	// kindSequence: calls follow the marker until they end.
+	kindSequence
+	kindMistral
+	kindFunction
+	kindInvoke
+	kindSection
+	kindHarmony
+	kindAction
+	kindFunctionary
+)
+
+type marker struct {
+	open, close, format string
+	kind                markerKind
 }
 
-// endTokens close a call region; they are dropped from the remaining text.
-var endTokens = [...]string{"</tool_call>", "<|/tool_call|>", "<|eom_id|>", "<|eot_id|>", "<|im_end|>", "</s>"}
+// markers open a call in the formats that announce one. Where such a call
+// counts is the standing rule's business (see Extract).
+var markers = [...]marker{
+	{"<tool_call>", "</tool_call>", FormatToolCallTag, kindTag},
+	{"<|tool_call|>", "<|/tool_call|>", FormatPhi, kindTag},
+	{"<TOOLCALL>", "</TOOLCALL>", FormatNemotron, kindTag},
+	{"<tools>", "</tools>", FormatQwenCoder, kindTag},
+	{"<function>", "</function>", FormatQwenCoder, kindTag},
+	{"<tool_calls>", "</tool_calls>", FormatMiniMax, kindTag},
+	{"<minimax:tool_call>", "</minimax:tool_call>", FormatInvoke, kindTag},
+	{"<function_calls>", "</function_calls>", FormatInvoke, kindTag},
+	{"<seed:tool_call>", "</seed:tool_call>", FormatQwenXML, kindTag},
+	{"<|tool_call>", "<tool_call|>", FormatGemma, kindTag},
+	{"<start_function_call>", "<end_function_call>", FormatGemma, kindTag},
+	{"<|START_ACTION|>", "<|END_ACTION|>", FormatCommandR, kindTag},
+	{"<|tool_call_start|>", "<|tool_call_end|>", FormatLFM2, kindTag},
+	{"<|python_start|>", "<|python_end|>", FormatLlama4, kindTag},
+	{"<｜DSML｜function_calls>", "</｜DSML｜function_calls>", FormatDSML, kindTag},
+	{"<|DSML|function_calls>", "</|DSML|function_calls>", FormatDSML, kindTag},
+	{"[TOOL_CALLS]", "", FormatMistral, kindMistral},
+	{"<|python_tag|>", "", FormatPythonTag, kindSequence},
+	{"functools[", "", FormatFunctools, kindSequence},
+	{"<function=", "", FormatQwenXML, kindFunction},
+	{"<invoke ", "", FormatInvoke, kindInvoke},
+	{"<｜DSML｜invoke", "", FormatDSML, kindInvoke},
+	{"<|DSML|invoke", "", FormatDSML, kindInvoke},
+	// DeepSeek's tokens, also as engines and quantised models mangle
+	// them, and Kimi-K2's; one reader tells them apart.
+	{"<｜tool▁call", "", FormatDeepSeek, kindSection},
+	{"<|tool▁call", "", FormatDeepSeek, kindSection},
+	{"<｜tool_call", "", FormatDeepSeek, kindSection},
+	{"<|tool_calls_begin|>", "", FormatDeepSeek, kindSection},
+	{"<|tool_call_begin|>", "", FormatKimi, kindSection},
+	{"<|tool_calls_section_begin|>", "", FormatKimi, kindSection},
+	{"to=functions.", "", FormatHarmony, kindHarmony},
+	{"Action:", "", FormatCommandR, kindAction},
+	{">>>", "", FormatFunctionary, kindFunctionary},
+}
+
+// markersByFirst lists the markers by their first byte, so that scanning
+// a reply costs one table lookup for most bytes and a byte comparison for
+// the rest.
+var markersByFirst = func() (t [256][]marker) {
+	for _, m := range markers {
+		t[m.open[0]] = append(t[m.open[0]], m)
+	}
+	return t
+}()
+
+// startsMarker marks the bytes some marker starts with.
+var startsMarker = func() (t [256]bool) {
+	for _, m := range markers {
+		t[m.open[0]] = true
+	}
+	return t
+}()
 
 // Markers returns the strings that open a tool call written as text, for
 // a renderer that holds back streamed text which may turn out to be one.
+// Besides the markers Extract reads calls at, they include the tokens a
+// gpt-oss message header starts with, as its recipient comes later.
 func Markers() []string {
-	out := make([]string, len(markers))
-	for i, m := range markers {
-		out[i] = m.open
+	out := make([]string, 0, len(markers)+2)
+	for _, m := range markers {
+		out = append(out, m.open)
 	}
-	return out
+	return append(out, "<|start|>", "<|channel|>")
 }
 
 // span is a region of the text that held calls.
 type span struct {
 	start, end int
 	calls      []Candidate
+	// marked is true for calls opened by a marker (a tag or a special
+	// token), false for a fenced block, bare JSON or a Python call.
+	marked bool
 }
 
 // Extract finds the tool calls a model wrote as text in content, and
 // returns them with the content that is left once their text is removed.
+// When nothing is found, calls is nil and rest is content unchanged.
 //
-// Calls after a marker (<tool_call>, [TOOL_CALLS], <|python_tag|>,
-// <|tool_call|>, functools[...]) are taken wherever they are. A fenced
-// block, bare JSON or a bracketed Python call ([f(x=1)]) is taken only at
-// the end of the message, with nothing but whitespace after it: a model that
-// calls a tool stops there to wait for the result, while one that shows an
-// example goes on writing. When nothing is found, calls is nil and rest is
-// content unchanged.
+// Call syntax alone does not make a call: a model that calls a tool stops
+// to wait for the result, while one that quotes a call (a tutorial, a log
+// line, an example the user asked for) goes on writing. So a call counts
+// only where it stands as one:
+//
+//   - It ends the reply: after it (and the calls right after it) come only
+//     whitespace and end-of-turn tokens. It must also stand on its own:
+//     at the start of a line, or after the end of a sentence or a colon
+//     (not in the middle of one), not inside inline code or a fenced block
+//     of code, and not on a line that introduces an example ("for
+//     example", "looks like", "you can call", …).
+//   - Or it opens the reply, written after a marker (a tag or special
+//     token), with nothing before it but whitespace or the model's
+//     thinking, and what follows starts a new sentence: the model called
+//     and then talked on. Text that carries on the same sentence ("… is
+//     the tag Qwen uses") makes it a quotation.
+//
+// The reply ends at a turn-ending token (<|im_end|>, </s>, <|call|>, …)
+// outside code: what a model writes after it (a made-up tool result, the
+// user's next turn) is dropped, not read.
+//
+// A fenced block counts as a whole when its language is one calls are
+// written in (json, tool_code, python, none) and it holds nothing but JSON
+// or Python calls; a call after a marker inside a fence is code shown.
+// Bare JSON and bracketed Python calls ([f(x=1)]) count only by the first
+// rule, starting a line or after a colon.
 func Extract(content string) (calls []Candidate, rest string) {
-	spans := markerSpans(content)
-	if len(spans) == 0 {
-		spans = trailingFences(content)
-	}
-	if len(spans) == 0 {
-		if s, ok := trailingBare(content); ok {
-			spans = []span{s}
+	// What a model writes after ending its turn (a made-up tool result,
+	// the user's next message) is not part of its reply.
+	fs := findFences(content)
+	reply := content[:turnEnd(content, fs)]
+	fs = findFences(reply)
+	var spans []span
+	code := inlineCode{s: reply}
+	for _, sp := range markerSpans(reply) {
+		if !insideFence(fs, sp.start) && !code.inside(sp.start) {
+			spans = append(spans, sp)
 		}
 	}
-	if len(spans) == 0 {
+	spans = mergeSpans(spans, fenceSpans(reply, fs))
+	from := 0
+	if len(spans) > 0 {
+		from = spans[len(spans)-1].end
+	}
+	if !isFiller(reply[from:]) {
+		if sp, ok := trailingBare(reply, from, fs); ok {
+			spans = append(spans, sp)
+		}
+	}
+	chosen := standing(reply, spans)
+	if len(chosen) == 0 {
 		return nil, content
 	}
 	var b strings.Builder
 	prev := 0
-	for _, s := range spans {
-		b.WriteString(content[prev:s.start])
-		prev = s.end
+	for _, s := range chosen {
+		b.WriteString(reply[prev:s.start])
+		prev = fillerEnd(reply, s.end)
 		calls = append(calls, s.calls...)
 	}
-	b.WriteString(content[prev:])
-	rest = b.String()
-	for _, t := range endTokens {
-		rest = strings.ReplaceAll(rest, t, "")
+	b.WriteString(reply[prev:])
+	return calls, cleanRest(b.String())
+}
+
+// turnEnds end the model's turn, or its message to a tool (<|call|>,
+// <|eom_id|>), or start the next turn: text after them was made up.
+var turnEnds = [...]string{
+	"<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|eom_id|>", "<|start_header_id|>", "<|call|>", "<|return|>",
+	"<|eot|>", "<|eom|>", "<|header_start|>",
+	"<|endoftext|>", "<|end_of_text|>", "<end_of_turn>", "<turn|>", "</s>", "<|END_OF_TURN_TOKEN|>",
+	"<｜end▁of▁sentence｜>",
+}
+
+// turnEnd returns where the model's reply ends: at the first turn-ending
+// token after some text and outside code (where it is quoted), or at the
+// end of s.
+func turnEnd(s string, fs []fence) int {
+	code := inlineCode{s: s}
+	for i := skipSpace(s, 0) + 1; i < len(s); i++ {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		for _, t := range turnEnds {
+			if strings.HasPrefix(s[i:], t) && !code.inside(i) && !insideFence(fs, i) {
+				return i
+			}
+		}
 	}
-	return calls, strings.TrimSpace(rest)
+	return len(s)
 }
 
 // markerSpans finds the calls that follow markers, in text order.
@@ -103,22 +265,9 @@ func markerSpans(s string) []span {
 		if at < 0 {
 			break
 		}
-		body := at + len(m.open)
-		var sp span
-		var ok bool
-		switch m.format {
-		case FormatToolCallTag, FormatPhi:
-			sp, ok = taggedSpan(s, at, body, m.format)
-		case FormatMistral:
-			sp, ok = mistralSpan(s, at, body)
-		case FormatPythonTag:
-			sp, ok = sequenceSpan(s, at, body, m.format)
-		case FormatFunctools:
-			// The '[' is part of the marker and of the list.
-			sp, ok = sequenceSpan(s, at, body-1, m.format)
-		}
+		sp, ok := readMarker(s, at, m)
 		if !ok {
-			i = body
+			i = at + 1
 			continue
 		}
 		spans = append(spans, sp)
@@ -127,333 +276,254 @@ func markerSpans(s string) []span {
 	return spans
 }
 
-func nextMarker(s string, from int) (int, struct{ open, format string }) {
-	best := -1
-	var found struct{ open, format string }
-	for _, m := range markers {
-		if j := strings.Index(s[from:], m.open); j >= 0 && (best < 0 || from+j < best) {
-			best, found = from+j, m
+// nextMarker finds the first marker at or after from.
+func nextMarker(s string, from int) (int, marker) {
+	for i := from; i < len(s); i++ {
+		if !startsMarker[s[i]] {
+			continue
 		}
-	}
-	return best, found
-}
-
-// taggedSpan reads the calls between an opening tag and its closing tag
-// (or the next opening tag, or the end: models often stop before closing).
-func taggedSpan(s string, at, body int, format string) (span, bool) {
-	closeTag := "</tool_call>"
-	if format == FormatPhi {
-		closeTag = "<|/tool_call|>"
-	}
-	end := len(s)
-	next := len(s)
-	if j := strings.Index(s[body:], closeTag); j >= 0 {
-		end, next = body+j, body+j+len(closeTag)
-	}
-	if j, _ := nextMarker(s, body); j >= 0 && j < end {
-		end, next = j, j
-	}
-	calls, stop, ok := parseCalls(s[:end], body, format)
-	if !ok || strings.TrimSpace(s[stop:end]) != "" {
-		return span{}, false
-	}
-	return span{start: at, end: next, calls: calls}, true
-}
-
-// mistralSpan reads what follows [TOOL_CALLS]: a JSON list or object, or
-// the newer name[ARGS]{...} form.
-func mistralSpan(s string, at, body int) (span, bool) {
-	i := skipSpace(s, body)
-	if i < len(s) && (s[i] == '[' || s[i] == '{') {
-		return sequenceSpan(s, at, i, FormatMistral)
-	}
-	name, j := literalParser{s: s}.word(i)
-	if name == "" {
-		return span{}, false
-	}
-	j = skipSpace(s, j)
-	j += len(prefixAt(s, j, "[ARGS]"))
-	v, end, ok := parseValue(s, j)
-	args, isMap := v.(map[string]any)
-	if !ok || !isMap {
-		return span{}, false
-	}
-	return span{start: at, end: end, calls: []Candidate{{Name: name, Arguments: args, Format: FormatMistral}}}, true
-}
-
-// sequenceSpan reads one or more calls starting at i and ends the span
-// where they end; what follows is the model's text again.
-func sequenceSpan(s string, at, i int, format string) (span, bool) {
-	calls, end, ok := parseCalls(s, i, format)
-	if !ok {
-		return span{}, false
-	}
-	return span{start: at, end: end, calls: calls}, true
-}
-
-// parseCalls reads calls from s at i: JSON objects or lists of them, or
-// Python calls, separated by whitespace, commas or semicolons (llama 3.1
-// writes several after one <|python_tag|> that way).
-func parseCalls(s string, i int, format string) ([]Candidate, int, bool) {
-	var calls []Candidate
-	end := i
-	for {
-		j := skipSeparators(s, end)
-		if j >= len(s) {
-			break
-		}
-		got, stop, ok := parseOne(s, j, format)
-		if !ok {
-			break
-		}
-		calls = append(calls, got...)
-		end = stop
-	}
-	return calls, end, len(calls) > 0
-}
-
-// parseOne reads one JSON call, a list of calls, or a Python call.
-func parseOne(s string, i int, format string) ([]Candidate, int, bool) {
-	if s[i] == '{' || s[i] == '[' {
-		v, end, ok := parseValue(s, i)
-		if !ok {
-			if s[i] == '[' {
-				return pythonList(s, i, format)
+		for _, m := range markersByFirst[s[i]] {
+			// Every marker is longer than two bytes: compare the second
+			// before the rest.
+			if len(s)-i >= len(m.open) && s[i+1] == m.open[1] && s[i:i+len(m.open)] == m.open {
+				return i, m
 			}
-			return nil, i, false
 		}
-		calls, ok := callsFromValue(v, format)
-		return calls, end, ok
 	}
-	c, end, ok := pythonCall(s, i, true)
-	if !ok {
-		return nil, i, false
-	}
-	c.Format = format
-	return []Candidate{c}, end, true
+	return -1, marker{}
 }
 
-// callsFromValue accepts an object that is a call or a list of such.
-func callsFromValue(v any, format string) ([]Candidate, bool) {
-	switch v := v.(type) {
-	case map[string]any:
-		c, ok := callFromObject(v)
-		if !ok {
-			return nil, false
+func readMarker(s string, at int, m marker) (span, bool) {
+	body := at + len(m.open)
+	var sp span
+	var ok bool
+	switch m.kind {
+	case kindTag:
+		sp, ok = tagSpan(s, at, m)
+	case kindSequence:
+		i := body
+		if m.open == "functools[" {
+			i-- // the '[' is part of the marker and of the list
 		}
-		c.Format = format
-		return []Candidate{c}, true
-	case []any:
-		if len(v) == 0 {
-			return nil, false
-		}
-		var out []Candidate
-		for _, e := range v {
-			m, ok := e.(map[string]any)
-			if !ok {
-				return nil, false
-			}
-			c, ok := callFromObject(m)
-			if !ok {
-				return nil, false
-			}
-			c.Format = format
-			out = append(out, c)
-		}
-		return out, true
+		var calls []Candidate
+		var end int
+		calls, end, ok = parseCalls(s, i, m.format)
+		sp = span{start: at, end: end, calls: calls}
+	case kindMistral:
+		sp, ok = mistralSpan(s, at, body)
+	case kindFunction:
+		sp, ok = functionSpan(s, at)
+	case kindInvoke:
+		sp, ok = invokeSpan(s, at)
+	case kindSection:
+		sp, ok = sectionSpan(s, at)
+	case kindHarmony:
+		sp, ok = harmonySpan(s, at)
+	case kindAction:
+		sp, ok = actionSpan(s, at)
+	case kindFunctionary:
+		sp, ok = functionarySpan(s, at)
 	}
-	return nil, false
+	sp.marked = true
+	return sp, ok && sp.end > at
 }
 
-// callFromObject reads {"name": ..., "arguments"|"parameters": {...}},
-// also nested as OpenAI writes it ({"type": "function", "function":
-// {...}}) and with the arguments as a JSON string.
-func callFromObject(m map[string]any) (Candidate, bool) {
-	if f, ok := m["function"].(map[string]any); ok {
-		return callFromObject(f)
-	}
-	name, ok := m["name"].(string)
-	name = strings.TrimSpace(name)
-	if !ok || name == "" {
-		return Candidate{}, false
-	}
-	raw, hasArgs := m["arguments"]
-	if !hasArgs {
-		raw, hasArgs = m["parameters"]
-	}
-	for k := range m {
-		switch k {
-		case "name", "arguments", "parameters", "type", "id":
-		default:
-			// Some other object that happens to have a "name".
-			return Candidate{}, false
-		}
-	}
-	args, ok := argumentsOf(raw)
-	if !ok {
-		return Candidate{}, false
-	}
-	return Candidate{Name: name, Arguments: args}, true
-}
-
-// argumentsOf accepts an object, nothing, or a string holding an object.
-func argumentsOf(raw any) (map[string]any, bool) {
-	switch a := raw.(type) {
-	case nil:
-		return map[string]any{}, true
-	case map[string]any:
-		return a, true
-	case string:
-		if strings.TrimSpace(a) == "" {
-			return map[string]any{}, true
-		}
-		v, end, ok := parseValue(a, 0)
-		m, isMap := v.(map[string]any)
-		if !ok || !isMap || strings.TrimSpace(a[end:]) != "" {
-			return nil, false
-		}
-		return m, true
-	}
-	return nil, false
-}
-
-// pythonCall reads name(key=value, ...), as gemma and llama 3.2 write
-// calls; print(...) around it (gemma's tool_code style) is looked through.
-// Positional arguments have no name to go by, so a call with them is not
-// taken. unwrap allows one print(...) around the call.
-func pythonCall(s string, i int, unwrap bool) (Candidate, int, bool) {
-	p := literalParser{s: s}
-	name, j := p.word(i)
-	if name == "" || j >= len(s) || s[j] != '(' {
-		return Candidate{}, i, false
-	}
-	if name == "print" && unwrap {
-		c, end, ok := pythonCall(s, skipSpace(s, j+1), false)
-		if !ok {
-			return Candidate{}, i, false
-		}
-		end = skipSpace(s, end)
-		if end >= len(s) || s[end] != ')' {
-			return Candidate{}, i, false
-		}
-		return c, end + 1, true
-	}
-	args := map[string]any{}
-	k := j + 1
-	for {
-		k = skipSpace(s, k)
-		if k >= len(s) {
-			return Candidate{}, i, false
-		}
-		if s[k] == ')' {
-			return Candidate{Name: name, Arguments: args}, k + 1, true
-		}
-		key, after := p.word(k)
-		after = skipSpace(s, after)
-		if key == "" || after >= len(s) || s[after] != '=' {
-			return Candidate{}, i, false
-		}
-		v, end, ok := p.value(after+1, 0)
-		if !ok {
-			return Candidate{}, i, false
-		}
-		args[key] = v
-		k = skipSpace(s, end)
-		if k < len(s) && s[k] == ',' {
-			k++
-		}
-	}
-}
-
-// pythonList reads [f(a=1), g(b=2)].
-func pythonList(s string, i int, format string) ([]Candidate, int, bool) {
-	var out []Candidate
-	k := i + 1
-	for {
-		k = skipSpace(s, k)
-		if k >= len(s) {
-			return nil, i, false
-		}
-		if s[k] == ']' {
-			return out, k + 1, len(out) > 0
-		}
-		c, end, ok := pythonCall(s, k, false)
-		if !ok {
-			return nil, i, false
-		}
-		if format == FormatJSON {
-			c.Format = FormatPython
+// mergeSpans merges two lists of spans in text order, dropping any span
+// that overlaps one before it.
+func mergeSpans(a, b []span) []span {
+	out := make([]span, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var next span
+		if len(b) == 0 || (len(a) > 0 && a[0].start <= b[0].start) {
+			next, a = a[0], a[1:]
 		} else {
-			c.Format = format
+			next, b = b[0], b[1:]
 		}
-		out = append(out, c)
-		k = skipSpace(s, end)
-		if k < len(s) && s[k] == ',' {
-			k++
+		if len(out) > 0 && next.start < out[len(out)-1].end {
+			continue
 		}
+		out = append(out, next)
 	}
+	return out
 }
 
-// callFenceLangs are the info strings of fenced blocks that may hold a
-// call; a block in any other language is code the model shows.
-var callFenceLangs = map[string]bool{
-	"": true, "json": true, "json5": true, "tool_call": true, "tool_code": true, "tool": true,
-	"function_call": true, "python": true, "py": true,
+// standing keeps the spans that stand as calls (see Extract).
+func standing(s string, spans []span) []span {
+	if len(spans) == 0 {
+		return nil
+	}
+	// A run is calls with nothing but filler between them.
+	type run struct{ first, last int }
+	runs := []run{{0, 0}}
+	for i := 1; i < len(spans); i++ {
+		if isFiller(s[spans[i-1].end:spans[i].start]) {
+			runs[len(runs)-1].last = i
+			continue
+		}
+		runs = append(runs, run{i, i})
+	}
+	first, last := runs[0], runs[len(runs)-1]
+	takeLast := isFiller(s[spans[last.last].end:]) &&
+		standsAlone(s, spans[last.first].start) &&
+		!introducesExample(s, spans[last.first].start)
+	takeFirst := spans[first.first].marked &&
+		opensReply(s[:spans[first.first].start]) &&
+		startsSentence(s[spans[first.last].end:])
+	var out []span
+	if takeFirst {
+		out = append(out, spans[first.first:first.last+1]...)
+	}
+	if takeLast && (!takeFirst || last != first) {
+		out = append(out, spans[last.first:last.last+1]...)
+	}
+	return out
 }
 
-// trailingFences finds fenced blocks holding calls at the end of s (only
-// whitespace after the last, and between them).
-func trailingFences(s string) []span {
-	var spans []span
-	end := len(strings.TrimRight(s, " \t\r\n"))
+// fillerTokens close a call or end the model's turn; text made only of
+// them and whitespace is nothing the model said.
+var fillerTokens = [...]string{
+	"</tool_call>", "<|/tool_call|>", "</TOOLCALL>", "</tools>", "</function>", "</tool_calls>",
+	"</minimax:tool_call>", "</function_calls>", "</seed:tool_call>", "<tool_call|>", "<end_function_call>",
+	"<|END_ACTION|>", "<|tool_call_end|>", "<|python_end|>",
+	"<|eom_id|>", "<|eot_id|>", "<|eot|>", "<|eom|>", "<|im_end|>", "</s>", "<|end|>", "<|call|>", "<|return|>",
+	"<|endoftext|>", "<|end_of_text|>", "<end_of_turn>", "<turn|>", "<|END_OF_TURN_TOKEN|>",
+	"<｜end▁of▁sentence｜>", "<｜tool▁calls▁end｜>", "<|tool_calls_section_end|>",
+}
+
+// isFiller reports whether t holds only whitespace and filler tokens.
+func isFiller(t string) bool {
+	return fillerEnd(t, 0) == len(t)
+}
+
+// standsAlone reports whether the text at start begins a line, or follows
+// the end of a sentence, a colon or a closing tag, rather than being part
+// of a sentence.
+func standsAlone(s string, start int) bool {
+	before := strings.TrimRight(s[:start], " \t")
+	if before == "" || before[len(before)-1] == '\n' {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return strings.ContainsRune(".:!?>。：！？", r)
+}
+
+// examplePhrases, on the line that leads to a call, make it an example:
+// the model shows how a call is written or how the user would make it.
+var examplePhrases = [...]string{
+	"example", "e.g.", "for instance", "sample", "looks like", "look like", "would look", "would be",
+	"syntax", "format", "template", "how to", "here's how", "here is how", "writes:",
+	"you can call", "you could call", "you would call", "you'd call",
+	"you can use", "you could use", "you would use", "you'd use",
+}
+
+// introducesExample reports whether the line that leads to s[start] (the
+// text before it on its line, else the last line before it with text)
+// introduces an example.
+func introducesExample(s string, start int) bool {
+	lead := s[:start]
 	for {
-		if end < 3 || s[end-3:end] != "```" {
+		nl := strings.LastIndexByte(lead, '\n')
+		line := lead[nl+1:]
+		if strings.TrimSpace(line) != "" || nl < 0 {
+			lead = line
 			break
 		}
-		closeAt := end - 3
-		open := strings.LastIndex(s[:closeAt], "```")
-		if open < 0 {
-			break
-		}
-		header := s[open+3:]
-		nl := strings.IndexByte(header, '\n')
-		if nl < 0 || open+3+nl >= closeAt {
-			break
-		}
-		lang := strings.ToLower(strings.TrimSpace(header[:nl]))
-		if !callFenceLangs[lang] {
-			break
-		}
-		body := s[open+3+nl+1 : closeAt]
-		calls, stop, ok := parseCalls(body, 0, FormatFenced)
-		if !ok || strings.TrimSpace(body[stop:]) != "" {
-			break
-		}
-		spans = append([]span{{start: open, end: end, calls: calls}}, spans...)
-		end = len(strings.TrimRight(s[:open], " \t\r\n"))
+		lead = lead[:nl]
 	}
-	return spans
+	low := strings.ToLower(lead)
+	for _, p := range examplePhrases {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
 }
 
-// trailingBare finds calls written as bare JSON (or a bracketed Python
-// list) that run to the end of s, starting at the beginning of a line.
-func trailingBare(s string) (span, bool) {
-	trimmed := strings.TrimRight(s, " \t\r\n")
-	for i := 0; i < len(trimmed); {
-		j := skipSpace(trimmed, i)
-		if j < len(trimmed) && (trimmed[j] == '{' || trimmed[j] == '[') {
-			calls, stop, ok := parseCalls(trimmed, j, FormatJSON)
-			if ok && stop == len(trimmed) {
-				return span{start: j, end: len(s), calls: calls}, true
-			}
-		}
-		nl := strings.IndexByte(trimmed[i:], '\n')
+// opensReply reports whether before holds nothing the model said to the
+// user: whitespace, or its thinking up to </think>.
+func opensReply(before string) bool {
+	t := strings.TrimSpace(before)
+	return t == "" || strings.HasSuffix(t, "</think>") || strings.HasSuffix(t, "<|end|>") || strings.HasSuffix(t, "<|END_THINKING|>")
+}
+
+// startsSentence reports whether after, the text that follows a call, is
+// nothing or starts a new sentence rather than carrying on the one the
+// call would be part of.
+func startsSentence(after string) bool {
+	t := strings.TrimLeft(after, " \t")
+	if t == "" || t[0] == '\n' || t[0] == '\r' || isFiller(t) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(t)
+	// Punctuation that goes on from the call ("…</tool_call>, which",
+	// "… (the Qwen tag)", "… — that is") makes it part of the sentence.
+	return !unicode.IsLower(r) && !strings.ContainsRune(",;:()-–—", r)
+}
+
+// inlineCode tells whether positions of s, asked in increasing order, are
+// inside `inline code`: after an odd number of backticks on their line.
+type inlineCode struct {
+	s     string
+	pos   int
+	ticks int // backticks from the start of pos's line to pos
+}
+
+func (c *inlineCode) inside(at int) bool {
+	for {
+		nl := strings.IndexByte(c.s[c.pos:at], '\n')
 		if nl < 0 {
 			break
 		}
-		i += nl + 1
+		c.pos, c.ticks = c.pos+nl+1, 0
 	}
-	return span{}, false
+	c.ticks += strings.Count(c.s[c.pos:at], "`")
+	c.pos = at
+	return c.ticks%2 == 1
+}
+
+// cleanRest tidies what is left of a reply whose calls were taken out:
+// end tokens and the model's leaked thinking are not part of its answer.
+func cleanRest(rest string) string {
+	// strings.Index is much faster than LastIndex: look before searching
+	// backwards.
+	if strings.Contains(rest, "</think>") {
+		rest = rest[strings.LastIndex(rest, "</think>")+len("</think>"):]
+	}
+	// gpt-oss: a leaked analysis message is thinking; headers are noise.
+	for {
+		i := strings.Index(rest, "<|channel|>analysis<|message|>")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(rest[i:], "<|end|>")
+		if j < 0 {
+			rest = rest[:i]
+			break
+		}
+		rest = rest[:i] + rest[i+j+len("<|end|>"):]
+	}
+	for _, h := range [...]string{"<|start|>assistant", "<|channel|>final<|message|>", "<|channel|>commentary<|message|>"} {
+		rest = strings.ReplaceAll(rest, h, "")
+	}
+	return strings.TrimSpace(rest)
+}
+
+// fillerEnd returns where the whitespace and filler tokens from s[i:]
+// end.
+func fillerEnd(s string, i int) int {
+	for {
+		i = skipSpace(s, i)
+		cut := false
+		for _, tok := range fillerTokens {
+			if strings.HasPrefix(s[i:], tok) {
+				i, cut = i+len(tok), true
+				break
+			}
+		}
+		if !cut {
+			return i
+		}
+	}
 }
 
 func skipSpace(s string, i int) int {
@@ -475,4 +545,13 @@ func prefixAt(s string, i int, p string) string {
 		return p
 	}
 	return ""
+}
+
+// isName reports whether s can be a tool name as models write one.
+func isName(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	w, end := literalParser{s: s}.word(0)
+	return w != "" && end == len(s)
 }

@@ -110,3 +110,119 @@ func TestExtractLiterals(t *testing.T) {
 		t.Errorf("arguments = %s, want %s", b, want)
 	}
 }
+
+// TestExtractNewFormats: each family's reader, with the format it reports
+// and whether its values are text for the schema to type.
+func TestExtractNewFormats(t *testing.T) {
+	tests := []struct {
+		name, content string
+		want          []call
+		format        string
+		text          bool
+	}{
+		{"qwen3-coder xml", "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>",
+			[]call{{"f", `{"a":"1"}`}}, toolcall.FormatQwenXML, true},
+		{"llama 3.1 function tag", `<function=f>{"a": 1}</function>`, []call{{"f", `{"a":1}`}}, toolcall.FormatFunctionTag, false},
+		{"glm", "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>x y</arg_value>\n</tool_call>", []call{{"f", `{"a":"x y"}`}}, toolcall.FormatGLM, true},
+		{"deepseek v3", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+			[]call{{"f", `{"a":1}`}}, toolcall.FormatDeepSeek, false},
+		{"dsml", `<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">[1, 2]</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`,
+			[]call{{"f", `{"a":[1,2]}`}}, toolcall.FormatDSML, true},
+		{"kimi", `<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a": 1}<|tool_call_end|><|tool_calls_section_end|>`,
+			[]call{{"f", `{"a":1}`}}, toolcall.FormatKimi, false},
+		{"harmony", `<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a":1}<|call|>`, []call{{"f", `{"a":1}`}}, toolcall.FormatHarmony, false},
+		{"gemma 4", `<|tool_call>call:f{a:<|"|>x, "y"<|"|>,b:[1,{c:true}]}<tool_call|>`, []call{{"f", `{"a":"x, \"y\"","b":[1,{"c":true}]}`}}, toolcall.FormatGemma, false},
+		{"minimax", `<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></invoke></minimax:tool_call>`, []call{{"f", `{"a":"1"}`}}, toolcall.FormatInvoke, true},
+		{"nemotron", `<TOOLCALL>[{"name": "f", "arguments": {"a": 1}}]</TOOLCALL>`, []call{{"f", `{"a":1}`}}, toolcall.FormatNemotron, false},
+		{"command-r", "Action: ```json\n[{\"tool_name\": \"f\", \"parameters\": {\"a\": 1}}]\n```", []call{{"f", `{"a":1}`}}, toolcall.FormatCommandR, false},
+		{"functionary", ">>>f\n{\"a\": 1}", []call{{"f", `{"a":1}`}}, toolcall.FormatFunctionary, false},
+		{"mistral call id", `[TOOL_CALLS]f[CALL_ID]abc123XYZ[ARGS]{"a": 1}`, []call{{"f", `{"a":1}`}}, toolcall.FormatMistral, false},
+		{"lfm2 python", `<|tool_call_start|>[f(a=1)]<|tool_call_end|>`, []call{{"f", `{"a":1}`}}, toolcall.FormatLFM2, false},
+		{"hermes missing outer brace", "<tool_call>\n\"name\": \"f\", \"args\": {\"a\": 1}\n</tool_call>", []call{{"f", `{"a":1}`}}, toolcall.FormatToolCallTag, false},
+		{"xlam tool_calls object", `{"tool_calls": [{"name": "f", "arguments": {"a": 1}}]}`, []call{{"f", `{"a":1}`}}, toolcall.FormatJSON, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, rest := toolcall.Extract(tt.content)
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d calls %+v, want %d", len(got), got, len(tt.want))
+			}
+			for i, w := range tt.want {
+				args, _ := json.Marshal(got[i].Arguments)
+				if got[i].Name != w.name || string(args) != w.args || got[i].Format != tt.format || got[i].Text != tt.text {
+					t.Errorf("call %d = %s %s (%q, text %v), want %s %s (%q, text %v)", i, got[i].Name, args, got[i].Format, got[i].Text, w.name, w.args, tt.format, tt.text)
+				}
+			}
+			if rest != "" {
+				t.Errorf("rest = %q", rest)
+			}
+		})
+	}
+}
+
+// TestExtractWhereTheCallStands: the same call syntax is a call or a
+// quotation by where it stands and what follows it.
+func TestExtractWhereTheCallStands(t *testing.T) {
+	const tag = `<tool_call>{"name": "echo", "arguments": {"message": "hi"}}</tool_call>`
+	tests := []struct {
+		name, content string
+		calls         int
+		rest          string
+	}{
+		{"ends the reply on its own line", "I'll echo it.\n" + tag, 1, "I'll echo it."},
+		{"ends the reply after a colon", "Echoing now: " + tag, 1, "Echoing now:"},
+		{"ends the reply after end tokens", tag + "<|im_end|>\n", 1, ""},
+		{"ends the turn, a made-up result after", "Checking.\n" + tag + "<|im_end|>\n<|im_start|>user\n<tool_response>\nEcho: hi\n</tool_response>", 1, "Checking."},
+		{"quoted end token, prose after", "Qwen writes " + tag + " then `<|im_end|>` to stop.", 0, ""},
+		{"opens the reply, a new sentence after", tag + " I will wait for the result.", 1, "I will wait for the result."},
+		{"opens the reply after the thinking", "<think>echo it</think>\n" + tag + "\nWaiting.", 1, "Waiting."},
+		{"ends the reply in the middle of a sentence", "The model replied with " + tag, 0, ""},
+		{"opens the reply, the sentence going on", tag + " is the tag Qwen uses.", 0, ""},
+		{"opens the reply, an aside after it", tag + " (the Qwen tag) asks for echo.", 0, ""},
+		{"in the middle of prose", "First " + tag + " then more text.", 0, ""},
+		{"in inline code", "Write `" + tag + "`", 0, ""},
+		{"in a fenced block of another language", "```python\nreply = '" + tag + "'\n```", 0, ""},
+		{"after a line introducing an example", "For example:\n" + tag, 0, ""},
+		{"after a line saying how to", "You can call it like this:\n\n" + tag, 0, ""},
+		{"a tag in a fence at the end", "Calling it.\n```xml\n" + tag + "\n```", 0, ""},
+		{"bare JSON after a colon", "Sure, I'll echo it: {\"name\": \"echo\", \"parameters\": {}}", 1, "Sure, I'll echo it:"},
+		{"in a call fence, text after", "```xml\n" + tag + "\n```\nThat is the format.", 0, ""},
+		{"first of two runs quoted, the last a call", "Like " + tag + " in the docs.\n" + tag, 1, "Like " + tag + " in the docs."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, rest := toolcall.Extract(tt.content)
+			if len(got) != tt.calls {
+				t.Fatalf("got %d calls %+v, want %d", len(got), got, tt.calls)
+			}
+			if tt.calls == 0 {
+				if rest != tt.content {
+					t.Errorf("text changed without calls: %q", rest)
+				}
+				return
+			}
+			if rest != tt.rest {
+				t.Errorf("rest = %q, want %q", rest, tt.rest)
+			}
+		})
+	}
+}
+
+func TestExtractCleansLeakedThinking(t *testing.T) {
+	_, rest := toolcall.Extract(`<|channel|>analysis<|message|>Need the sum.<|end|><|start|>assistant<|channel|>commentary to=functions.sum <|constrain|>json<|message|>{"a":1}<|call|>`)
+	if rest != "" {
+		t.Errorf("rest = %q, want the analysis and headers gone", rest)
+	}
+	_, rest = toolcall.Extract("reasoning here</think>Let me check.\n<tool_call>{\"name\": \"f\"}</tool_call>")
+	if rest != "Let me check." {
+		t.Errorf("rest = %q", rest)
+	}
+}
+
+func TestExtractCallForTheUser(t *testing.T) {
+	// "so you can see" is the model explaining itself, not an example.
+	got, rest := toolcall.Extract("I'll echo it so you can see the result:\n<tool_call>{\"name\": \"echo\", \"arguments\": {\"message\": \"hi\"}}</tool_call>")
+	if len(got) != 1 || rest != "I'll echo it so you can see the result:" {
+		t.Errorf("got %+v, rest %q", got, rest)
+	}
+}

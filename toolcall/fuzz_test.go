@@ -19,6 +19,19 @@ func FuzzExtract(f *testing.F) {
 		`functools[{"name": "s", "arguments": "{\"q\": 1}"}]`,
 		"text {\"name\": \"a\"",
 		"<tool_call><tool_call>[TOOL_CALLS]<|python_tag|>",
+		"<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>",
+		"<function=f>\n<parameter=",
+		"Sure: <tool_call>f <arg_key>k</arg_key> <arg_value>v</arg_value></tool_call>",
+		"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": 1}\n```<｜tool▁call▁end｜>",
+		"<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|>",
+		`<｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">[1</｜DSML｜parameter>`,
+		`<|start|>assistant<|channel|>commentary to=functions.fjson<|message|>{"a":1}<|call|>`,
+		`<|tool_call>call:f{a:<|"|>x<|"|>,b:<escape>`,
+		"Action: ```json\n[{\"tool_name\": \"f\", \"parameters\": {}}]\n```",
+		">>>f\n{\"a\": 1}>>>all\nhi",
+		`<minimax:tool_call><invoke name='f'><parameter name=a>1</parameter>`,
+		"<tool_call>\n\"name\": \"f\", \"arguments\": {\"a\": [1, {\"b\": 2}",
+		"text `<tool_call>` ```xml\n<tool_call>{}</tool_call>\n```",
 	} {
 		f.Add(seed)
 	}

@@ -9,7 +9,9 @@ import (
 // parseValue reads one JSON value from s starting at i, leniently: besides
 // JSON it takes what models write when they imitate it from Python -
 // single-quoted strings, True/False/None, unquoted keys and trailing
-// commas. It returns the value and the index just after it.
+// commas - and the raw strings of Gemma's own call syntax, between two
+// <|"|> (Gemma 4) or two <escape> (FunctionGemma). It returns the value and
+// the index just after it.
 func parseValue(s string, i int) (any, int, bool) {
 	p := literalParser{s: s}
 	v, end, ok := p.value(i, 0)
@@ -18,6 +20,26 @@ func parseValue(s string, i int) (any, int, bool) {
 
 // maxDepth bounds nesting, so hostile text cannot exhaust the stack.
 const maxDepth = 64
+
+// rawQuotes delimit strings whose text is taken as it is, without escapes:
+// Gemma 4 and FunctionGemma write string arguments this way. Neither can
+// start a JSON value, so accepting them everywhere changes nothing else.
+var rawQuotes = [...]string{`<|"|>`, "<escape>"}
+
+// rawString reads a string between two of the same raw quote at s[i:].
+func rawString(s string, i int) (string, int, bool) {
+	for _, q := range rawQuotes {
+		if strings.HasPrefix(s[i:], q) {
+			body := i + len(q)
+			j := strings.Index(s[body:], q)
+			if j < 0 {
+				return "", i, false
+			}
+			return s[body : body+j], body + j + len(q), true
+		}
+	}
+	return "", i, false
+}
 
 type literalParser struct{ s string }
 
@@ -42,6 +64,9 @@ func (p literalParser) value(i, depth int) (any, int, bool) {
 		return nil, i, false
 	}
 	switch c := p.s[i]; {
+	case c == '<':
+		v, end, ok := rawString(p.s, i)
+		return v, end, ok
 	case c == '{':
 		return p.object(i+1, depth)
 	case c == '[':
@@ -75,7 +100,9 @@ func (p literalParser) object(i, depth int) (any, int, bool) {
 			return out, i + 1, true
 		}
 		var key string
-		if c := p.s[i]; c == '"' || c == '\'' {
+		if k, end, ok := rawString(p.s, i); ok {
+			key, i = k, end
+		} else if c := p.s[i]; c == '"' || c == '\'' {
 			k, end, ok := p.str(i)
 			if !ok {
 				return nil, i, false
