@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // sumTools offers one tool, with server-everything's get-sum schema.
@@ -19,8 +18,8 @@ func (sumTools) Tools() []provider.Tool {
 		Parameters: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`)}}
 }
 
-func (sumTools) Call(context.Context, string, map[string]any) (*mcp.CallToolResult, error) {
-	return &mcp.CallToolResult{}, nil
+func (sumTools) Call(context.Context, string, map[string]any) (*tool.Result, error) {
+	return &tool.Result{}, nil
 }
 
 func (sumTools) Lookup(name string) (string, string, bool) { return strings.Cut(name, "__") }
