@@ -8,10 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // instantTools answers every call at once, so that a run's time is the
@@ -20,8 +19,8 @@ type instantTools struct{ tools []provider.Tool }
 
 func (t instantTools) Tools() []provider.Tool { return t.tools }
 
-func (t instantTools) Call(context.Context, string, map[string]any) (*mcp.CallToolResult, error) {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+func (t instantTools) Call(context.Context, string, map[string]any) (*tool.Result, error) {
+	return &tool.Result{Content: []tool.Content{{Kind: tool.Text, Text: "ok"}}}, nil
 }
 
 func (t instantTools) Lookup(name string) (string, string, bool) {
