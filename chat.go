@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/mcphost/mcphost/chat"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
@@ -36,6 +38,14 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 	}
 	cancelStart()
 
+	// The chat lays out with the background it is told, so that nothing
+	// asks the terminal with a long wait.
+	noColor := os.Getenv("NO_COLOR") != ""
+	theme := ui.Dark
+	if !noColor {
+		theme = terminalTheme(settings)
+	}
+	lipgloss.SetHasDarkBackground(theme == ui.Dark)
 	c := chat.New(chat.Options{
 		Host:         h,
 		Conversation: h.Conversation(),
@@ -43,7 +53,8 @@ func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stde
 		Out:          stdout,
 		Err:          stderr,
 		Width:        func() int { return terminalWidth(stdout) },
-		NoColor:      os.Getenv("NO_COLOR") != "",
+		NoColor:      noColor,
+		Theme:        theme,
 		HideThinking: settings.HideThinking,
 		HistoryPath:  chat.DefaultHistoryPath(),
 		Mask:         h.Mask,

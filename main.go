@@ -208,7 +208,11 @@ func isPipedInput(f *os.File) bool {
 	return st.Mode()&os.ModeNamedPipe != 0 || st.Mode().IsRegular()
 }
 
-func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+// isTerminal reports whether f is a terminal that takes escape sequences:
+// TERM=dumb gets plain text, as a pipe does.
+func isTerminal(f *os.File) bool {
+	return term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
+}
 
 func terminalWidth(f *os.File) int {
 	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {

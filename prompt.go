@@ -71,12 +71,18 @@ func runPrompt(settings *config.Settings, logger *slog.Logger, prompt string, st
 // newRenderer picks the renderer of --output.
 func newRenderer(settings *config.Settings, stdout, stderr *os.File) ui.Renderer {
 	if settings.Output == config.OutputText {
-		return ui.NewText(ui.TextOptions{
+		outTTY := isTerminal(stdout)
+		noColor := os.Getenv("NO_COLOR") != ""
+		opts := ui.TextOptions{
 			Out: stdout, Err: stderr,
-			OutTTY: isTerminal(stdout), ErrTTY: isTerminal(stderr),
-			Width: terminalWidth(stdout), NoColor: os.Getenv("NO_COLOR") != "",
+			OutTTY: outTTY, ErrTTY: isTerminal(stderr),
+			Width: terminalWidth(stdout), NoColor: noColor,
 			Quiet: settings.Quiet, HideThinking: settings.HideThinking,
-		})
+		}
+		if outTTY && !noColor {
+			opts.Theme = terminalTheme(settings)
+		}
+		return ui.NewText(opts)
 	}
 	return ui.NewJSON(ui.JSONOptions{Out: stdout, Stream: settings.Output == config.OutputStreamJSON,
 		Model: settings.Model, Err: stderr, Quiet: settings.Quiet})
@@ -104,4 +110,11 @@ func loadSession(held *session.Lock, conv *host.Conversation) error {
 		return err
 	}
 	return nil
+}
+
+// terminalTheme decides the colours of rendered Markdown once: --theme,
+// else COLORFGBG, else one question to the terminal that gives up after
+// ui.QueryTimeout.
+func terminalTheme(settings *config.Settings) ui.Theme {
+	return ui.ResolveTheme(settings.Theme, os.Getenv, func() (ui.Theme, bool) { return ui.QueryBackground(ui.QueryTimeout) })
 }

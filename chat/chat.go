@@ -42,6 +42,8 @@ type Options struct {
 	Width func() int
 	// NoColor drops colours; HideThinking hides reasoning models' thinking.
 	NoColor, HideThinking bool
+	// Theme is the colour scheme of rendered Markdown.
+	Theme ui.Theme
 	// HistoryPath is the input history file; empty keeps it in memory.
 	HistoryPath string
 	// Mask hides the config's secrets in server errors the chat shows;
@@ -144,7 +146,7 @@ func (c *Chat) Turn(ctx context.Context, prompt string) {
 
 	out := ui.NewText(ui.TextOptions{
 		Out: c.opts.Out, Err: c.opts.Err, OutTTY: true, ErrTTY: true,
-		Width: c.opts.Width(), NoColor: c.opts.NoColor, HideThinking: c.opts.HideThinking,
+		Width: c.opts.Width(), NoColor: c.opts.NoColor, HideThinking: c.opts.HideThinking, Theme: c.opts.Theme,
 	})
 	c.mu.Lock()
 	c.turnOut, c.cancelTurn = out, cancel

@@ -23,6 +23,7 @@ func TestRegisterFlags(t *testing.T) {
 		{"num-ctx", "", "8192"},
 		{"output", "", "text"},
 		{"hide-thinking", "", "false"},
+		{"theme", "", "auto"},
 		{"session", "", ""},
 		{"session-wait", "", ""},
 		{"allow-tool", "", "[]"},

@@ -50,6 +50,8 @@ type Settings struct {
 	Quiet, Debug bool
 	// HideThinking hides reasoning models' thinking.
 	HideThinking bool
+	// Theme is dark, light or auto: the colours of rendered Markdown.
+	Theme string
 	// Session is the conversation file a run continues and saves.
 	Session string
 	// SessionWait bounds the wait for another run that holds Session; 0
@@ -163,6 +165,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Quiet = g.boolean(keyQuiet)
 	s.Debug = g.boolean(keyDebug)
 	s.HideThinking = g.boolean(keyHideThinking)
+	s.Theme = g.str(keyTheme)
 	s.Session = g.str(keySession)
 	s.SessionWait = g.waitDuration(keySessionWait)
 	s.Yolo = g.boolean(keyYolo)
@@ -367,6 +370,7 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 	v.SetDefault(keyMaxSteps, defaultMaxSteps)
 	v.SetDefault(keyNumCtx, defaultNumCtx)
 	v.SetDefault(keyOutput, defaultOutput)
+	v.SetDefault(keyTheme, "auto")
 
 	origins := map[string]origin{}
 	for _, f := range files {
@@ -537,6 +541,9 @@ func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
 	if !slices.Contains(ElicitationModes(), string(s.Elicitation)) {
 		return o.describe(keyElicitation, origins[keyElicitation], "must be one of %s, got %q",
 			strings.Join(ElicitationModes(), ", "), s.Elicitation)
+	}
+	if !slices.Contains([]string{"dark", "light", "auto"}, s.Theme) {
+		return o.describe(keyTheme, origins[keyTheme], `must be dark, light or auto, got %q`, s.Theme)
 	}
 	if !slices.Contains(outputFormats(), s.Output) {
 		return o.describe(keyOutput, origins[keyOutput], "must be one of %s, got %q",

@@ -8,10 +8,12 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// RenderMarkdown renders text for a terminal of the given width. It falls
-// back to the text itself when glamour fails, so the answer is never lost.
-// With noColor the layout is kept but no colours are used.
-func RenderMarkdown(text string, width int, noColor bool) string {
+// RenderMarkdown renders text for a terminal of the given width, in the
+// colours of theme. It falls back to the text itself when glamour fails, so
+// the answer is never lost. With noColor the layout is kept but no colours
+// are used. Nothing is asked of the terminal: the theme was decided
+// before.
+func RenderMarkdown(text string, width int, noColor bool, theme Theme) string {
 	if width <= 0 {
 		width = 80
 	}
@@ -21,7 +23,7 @@ func RenderMarkdown(text string, width int, noColor bool) string {
 		// The layout of the dark style without its colours (bold and
 		// the like stay: NO_COLOR is about colour).
 		opts = append(opts, glamour.WithStandardStyle(styles.DarkStyle), glamour.WithColorProfile(termenv.Ascii))
-	case termenv.HasDarkBackground():
+	case theme == Dark:
 		opts = append(opts, glamour.WithStandardStyle(styles.DarkStyle))
 	default:
 		opts = append(opts, glamour.WithStandardStyle(styles.LightStyle))

@@ -27,6 +27,8 @@ type TextOptions struct {
 	Width int
 	// NoColor keeps Markdown layout but drops colours (NO_COLOR).
 	NoColor bool
+	// Theme is the colour scheme of the Markdown (see ResolveTheme).
+	Theme Theme
 	// Quiet prints the answer alone.
 	Quiet bool
 	// HideThinking drops a reasoning model's thinking instead of showing
@@ -170,7 +172,7 @@ func (t *Text) Finish(res host.Result, _ error, _ int) {
 				fmt.Fprintf(t.opts.Out, "\x1b[%dA", rows-1)
 			}
 			fmt.Fprint(t.opts.Out, "\x1b[J")
-			io.WriteString(t.opts.Out, RenderMarkdown(streamed, t.opts.Width, t.opts.NoColor))
+			io.WriteString(t.opts.Out, RenderMarkdown(streamed, t.opts.Width, t.opts.NoColor, t.opts.Theme))
 			return
 		}
 	}

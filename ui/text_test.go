@@ -155,7 +155,7 @@ func TestThinkingIsDimmedOnTheTerminalAndNeverInTheAnswer(t *testing.T) {
 }
 
 func TestRenderMarkdownWithoutColour(t *testing.T) {
-	got := RenderMarkdown("# Title\n\nThe server said **hi there**.\n\n- one\n- two", 60, true)
+	got := RenderMarkdown("# Title\n\nThe server said **hi there**.\n\n- one\n- two", 60, true, Dark)
 	if strings.Contains(got, "38;") || strings.Contains(got, "\x1b[3") || strings.Contains(got, "**") {
 		t.Errorf("NO_COLOR rendering has colours or raw markup: %q", got)
 	}
