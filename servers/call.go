@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/sysproc"
 	"github.com/mcphost/mcphost/termtext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -145,7 +145,7 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, tool string, a
 	case c.calls.Err() != nil:
 		<-c.ended // stop records the reason before it cancels calls
 		return nil, c.endErr
-	case errors.Is(err, mcp.ErrSessionMissing), errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, syscall.EPIPE):
+	case errors.Is(err, mcp.ErrSessionMissing), errors.Is(err, mcp.ErrConnectionClosed), sysproc.IsBrokenPipe(err):
 		// The request never reached the server: the HTTP session was gone
 		// (404), or the connection had ended before it was written. Once
 		// the watcher has settled the server's state, Call can try again.

@@ -12,10 +12,22 @@ import (
 // useTag: a Job Object holds the whole tree; no mark is needed.
 const useTag = false
 
-// sysTree is the tree's Job Object.
+// sysTree is the tree's Job Object. Once the handle is closed its value
+// may be reused for another object, so no call uses it after release.
 type sysTree struct {
-	job     windows.Handle
-	release sync.Once
+	mu     sync.Mutex
+	job    windows.Handle
+	closed bool
+}
+
+// withJob calls f with the job's handle, unless it has been released.
+func (s *sysTree) withJob(f func(job windows.Handle) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.job == 0 {
+		return nil
+	}
+	return f(s.job)
 }
 
 // prepare creates the Job Object and has the root created suspended, so
@@ -54,7 +66,7 @@ func (t *Tree) afterStart() error {
 		return fmt.Errorf("opening the new process: %w", err)
 	}
 	defer windows.CloseHandle(h)
-	if err := windows.AssignProcessToJobObject(t.sys.job, h); err != nil {
+	if err := t.sys.withJob(func(job windows.Handle) error { return windows.AssignProcessToJobObject(job, h) }); err != nil {
 		return fmt.Errorf("putting the process in its job object: %w", err)
 	}
 	return resumeProcess(pid)
@@ -93,11 +105,12 @@ func resumeProcess(pid uint32) error {
 
 // release closes the job, which ends whatever is still in it.
 func (t *Tree) release() {
-	t.sys.release.Do(func() {
-		if t.sys.job != 0 {
-			windows.CloseHandle(t.sys.job)
-		}
-	})
+	t.sys.mu.Lock()
+	defer t.sys.mu.Unlock()
+	if !t.sys.closed && t.sys.job != 0 {
+		windows.CloseHandle(t.sys.job)
+	}
+	t.sys.closed = true
 }
 
 // terminate: Windows has no polite request to a whole tree that console
@@ -106,7 +119,8 @@ func (t *Tree) terminate() error { return t.kill() }
 
 // kill ends every process in the job.
 func (t *Tree) kill() error {
-	if err := windows.TerminateJobObject(t.sys.job, 1); err != nil {
+	err := t.sys.withJob(func(job windows.Handle) error { return windows.TerminateJobObject(job, 1) })
+	if err != nil {
 		return fmt.Errorf("ending the job object: %w", err)
 	}
 	return nil
@@ -123,7 +137,9 @@ type jobAccounting struct {
 // alive reports whether the job still holds a running process.
 func (t *Tree) alive() bool {
 	var info jobAccounting
-	err := windows.QueryInformationJobObject(t.sys.job, windows.JobObjectBasicAccountingInformation,
-		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)), nil)
+	err := t.sys.withJob(func(job windows.Handle) error {
+		return windows.QueryInformationJobObject(job, windows.JobObjectBasicAccountingInformation,
+			uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)), nil)
+	})
 	return err == nil && info.ActiveProcesses > 0
 }
