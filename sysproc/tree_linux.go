@@ -47,13 +47,21 @@ type procInfo struct {
 	start           uint64 // clock ticks after boot
 }
 
-// readStat reads /proc/PID/stat.
+// readStat reads /proc/PID/stat. A scan reads one for every process on
+// the machine, so it uses a single read into a stack buffer rather than
+// os.ReadFile's stat, reads and allocation.
 func readStat(pid int) (procInfo, bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return procInfo{}, false
 	}
-	return parseStat(pid, string(data))
+	defer unix.Close(fd)
+	var buf [1024]byte // a stat line is a few hundred bytes
+	n, err := unix.Read(fd, buf[:])
+	if err != nil || n <= 0 {
+		return procInfo{}, false
+	}
+	return parseStat(pid, string(buf[:n]))
 }
 
 // parseStat parses a stat line; the command in parentheses may itself hold
@@ -212,6 +220,9 @@ func (t *Tree) signalOne(p procInfo, sig syscall.Signal) {
 // the tree's exited processes that were handed to mcphost as their
 // subreaper, which nobody else would.
 func (t *Tree) alive() bool {
+	if t.isSettled() {
+		return false
+	}
 	self, killing := os.Getpid(), t.isKilling()
 	running, grouped := false, false
 	for _, p := range t.snapshot() {

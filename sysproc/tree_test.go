@@ -109,3 +109,33 @@ func TestParentDeathKillsRoot(t *testing.T) {
 	_ = parent.Wait()
 	waitDead(t, root, "the root of a killed parent's tree")
 }
+
+// BenchmarkTree measures what a tree adds to a command's life (its start,
+// and the search for what the command left behind once it has ended)
+// over exec.Cmd.Run of the same command.
+func BenchmarkTree(b *testing.B) {
+	true := "true"
+	args := []string{}
+	if runtime.GOOS == "windows" {
+		true, args = "cmd", []string{"/c", "exit"}
+	}
+	b.Run("exec.Cmd.Run", func(b *testing.B) {
+		for b.Loop() {
+			if err := exec.Command(true, args...).Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Start+End", func(b *testing.B) {
+		for b.Loop() {
+			tr, err := Start(exec.Command(true, args...))
+			if err != nil {
+				b.Fatal(err)
+			}
+			<-tr.Done()
+			if !tr.End(context.Background()) {
+				b.Fatal("not gone")
+			}
+		}
+	})
+}

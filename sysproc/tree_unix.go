@@ -17,6 +17,10 @@ type sysTree struct {
 	groupGone bool
 	// killing is set by Kill: alive kills what it still finds.
 	killing bool
+	// settled is set when a kill found nothing to kill: the group empty and
+	// no process outside it. Nothing can appear after that, so alive need
+	// not look again.
+	settled bool
 	osTree
 }
 
@@ -51,14 +55,27 @@ func (t *Tree) kill() error {
 func (t *Tree) signal(sig syscall.Signal) error {
 	outside := t.outside()
 	var err error
-	if !t.groupIsGone() {
+	empty := t.groupIsGone()
+	if !empty {
 		err = syscall.Kill(-t.Pid(), sig)
 		if errors.Is(err, syscall.ESRCH) {
-			err = nil // nothing left in the group
+			err, empty = nil, true // nothing left in the group, not even an unreaped root
+			t.noteGroupEmpty()
 		}
 	}
 	t.signalOutside(outside, sig)
+	if sig == syscall.SIGKILL && empty && len(outside) == 0 {
+		t.sys.mu.Lock()
+		t.sys.settled = true
+		t.sys.mu.Unlock()
+	}
 	return err
+}
+
+func (t *Tree) isSettled() bool {
+	t.sys.mu.Lock()
+	defer t.sys.mu.Unlock()
+	return t.sys.settled
 }
 
 func (t *Tree) groupIsGone() bool {
