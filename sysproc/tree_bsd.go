@@ -10,7 +10,9 @@ import (
 // useTag: without /proc the mark could not be read back, so none is set.
 const useTag = false
 
-// osTree: a tree is its process group alone.
+// osTree: a tree is its process group alone; there is nothing more to keep.
+//
+//lint:ignore U1000 embedded in sysTree, which every Unix shares.
 type osTree struct{}
 
 // setParentDeathSignal: these systems have no parent-death signal.
@@ -28,7 +30,7 @@ func (t *Tree) signalOutside([]struct{}, syscall.Signal) {}
 // alive reports whether the group has a process, exited but unreaped ones
 // included (their parent, or init, reaps them soon).
 func (t *Tree) alive() bool {
-	if t.groupIsGone() {
+	if t.groupIsGone() || t.isSettled() {
 		return false
 	}
 	err := syscall.Kill(-t.Pid(), 0)

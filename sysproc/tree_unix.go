@@ -21,7 +21,7 @@ type sysTree struct {
 	// no process outside it. Nothing can appear after that, so alive need
 	// not look again.
 	settled bool
-	osTree
+	osTree  //lint:ignore U1000 empty on the BSDs
 }
 
 // prepare puts the root in a process group of its own, whose id is its
