@@ -92,6 +92,10 @@ func TestKilledHostTakesServerDown(t *testing.T) {
 	if err := host.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { // on failure too: the helper would sleep for an hour
+		_ = host.Process.Kill()
+		_ = host.Wait()
+	})
 	waitFile(t, pidfile, "\n") // the server writes its pid after its first trace line
 	server := pids(t, pidfile)
 	if len(server) != 1 || !mcptest.ProcessRunning(server[0]) {
@@ -100,6 +104,5 @@ func TestKilledHostTakesServerDown(t *testing.T) {
 	if err := host.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	_ = host.Wait()
 	assertGone(t, server)
 }

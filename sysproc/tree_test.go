@@ -99,6 +99,10 @@ func TestParentDeathKillsRoot(t *testing.T) {
 	if err := parent.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { // on failure too: the helper would sleep for an hour
+		_ = parent.Process.Kill()
+		_ = parent.Wait()
+	})
 	root := waitPids(t, pidfile, 1)[0]
 	if !processRunning(root) {
 		t.Fatal("the root is not running: the test proves nothing")
@@ -106,7 +110,6 @@ func TestParentDeathKillsRoot(t *testing.T) {
 	if err := parent.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	_ = parent.Wait()
 	waitDead(t, root, "the root of a killed parent's tree")
 }
 
