@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"syscall"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/session"
+	"github.com/mcphost/mcphost/sysproc"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -21,7 +21,7 @@ import (
 // interrupts start-up; once the chat runs, Ctrl-C belongs to it (cancelling
 // a turn), while SIGTERM and SIGHUP still end the session cleanly.
 func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stderr *os.File) int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(context.Background(), sysproc.StopSignals()...)
 	defer stop()
 
 	startCtx, cancelStart := signal.NotifyContext(ctx, os.Interrupt)

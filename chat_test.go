@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 // The chat as a user sees it: the real binary in a real terminal (tmux),

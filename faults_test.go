@@ -112,7 +112,7 @@ func (e *faultEnv) noneLeft(names ...string) {
 	for _, pid := range pids {
 		if alive(pid) {
 			e.t.Errorf("process %d outlived mcphost", pid)
-			syscall.Kill(pid, syscall.SIGKILL)
+			mcptest.KillProcess(pid)
 		}
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
@@ -68,7 +67,7 @@ func parseInspect(args []string) (inspectCommand, error) {
 // configured servers, or the one of --url or --stdio, and returns the
 // exit code.
 func runInspect(cmd inspectCommand, settings *config.Settings, logger *slog.Logger, stdin, stdout, stderr *os.File) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
 	defer stop()
 	mask := func(s string) string { return s }
 	fail := func(code int, err error) int {

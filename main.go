@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -23,10 +24,9 @@ import (
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/session"
+	"github.com/mcphost/mcphost/sysproc"
+	"github.com/mcphost/mcphost/version"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 // Exit codes, documented in README.md and --help.
 const (
@@ -46,7 +46,14 @@ const (
 var usage string
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	// Orphans that mcphost's servers and commands leave behind become its
+	// own children (Linux), so that none outlives it unnoticed.
+	_ = sysproc.BecomeSubreaper()
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	sysproc.KillAdopted(ctx)
+	cancel()
+	os.Exit(code)
 }
 
 // run is main with its inputs and outputs passed in, returning the exit code.
@@ -73,7 +80,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return usageErr("%v (see mcphost --help)", err)
 	}
 	if *showVersion {
-		fmt.Fprintln(stdout, "mcphost", version)
+		fmt.Fprintln(stdout, version.Get())
 		return exitOK
 	}
 
@@ -110,7 +117,13 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return usageErr("%v", err)
 	}
 	logger := newLogger(stderr, settings.Debug)
-	defer logResources(logger)
+	defer func() {
+		// The benchmarks read mcphost's own peak memory: a parent's view
+		// of the process includes the servers it reaped.
+		if kib, ok := sysproc.PeakRSS(); ok {
+			logger.Debug("exiting", "peak_rss_kb", kib)
+		}
+	}()
 	for _, f := range settings.Files {
 		logger.Debug("config file read", "file", f)
 	}
@@ -138,7 +151,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 
 // options are the host options every command shares.
 func options(settings *config.Settings, logger *slog.Logger, warn func(string)) host.Options {
-	return host.Options{Settings: settings, Logger: logger, Warn: warn, MaskEvents: true, ClientVersion: version}
+	return host.Options{Settings: settings, Logger: logger, Warn: warn, MaskEvents: true, ClientVersion: version.Get().Version}
 }
 
 // reportExit prints err (if any) as one line on stderr and returns the exit
@@ -155,6 +168,9 @@ func reportExit(stderr io.Writer, ctx context.Context, err error) int {
 	}
 	return code
 }
+
+// stopSignals end a run: Ctrl-C, and the system's termination signals.
+func stopSignals() []os.Signal { return append([]os.Signal{os.Interrupt}, sysproc.StopSignals()...) }
 
 // exitCode maps an error to the documented exit codes.
 func exitCode(ctx context.Context, err error) int {

@@ -464,16 +464,7 @@ func TestNoChildOutlivesMcphost(t *testing.T) {
 }
 
 // alive reports whether pid is a running (not zombie) process.
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the parenthesised command name.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
+func alive(pid int) bool { return mcptest.ProcessRunning(pid) }
 
 // assertNoLeftovers checks that none of the processes whose pids a server
 // wrote to pidFile outlived mcphost, and kills those that did.
@@ -487,7 +478,7 @@ func assertNoLeftovers(t *testing.T, pidFile string) {
 		pid, _ := strconv.Atoi(field)
 		if alive(pid) {
 			t.Errorf("process %d outlived mcphost", pid)
-			syscall.Kill(pid, syscall.SIGKILL)
+			mcptest.KillProcess(pid)
 		}
 	}
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 // End-to-end tests against a real Ollama server (built from its Go module

@@ -7,19 +7,19 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"syscall"
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/session"
 	"github.com/mcphost/mcphost/ui"
+	"github.com/mcphost/mcphost/version"
 )
 
 // runPrompt answers one prompt and returns the exit code. The answer goes
 // to stdout as text (Markdown on a terminal) or, with --output json or
 // stream-json, as JSON; tool activity and warnings go to stderr.
 func runPrompt(settings *config.Settings, logger *slog.Logger, prompt string, stdout, stderr *os.File) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
 	defer stop()
 
 	r := newRenderer(settings, stdout, stderr)
@@ -85,7 +85,7 @@ func newRenderer(settings *config.Settings, stdout, stderr *os.File) ui.Renderer
 		return ui.NewText(opts)
 	}
 	return ui.NewJSON(ui.JSONOptions{Out: stdout, Stream: settings.Output == config.OutputStreamJSON,
-		Model: settings.Model, Err: stderr, Quiet: settings.Quiet})
+		Model: settings.Model, Err: stderr, Quiet: settings.Quiet, Version: version.Get()})
 }
 
 // holdSession takes the --session file for this run, if one is given,

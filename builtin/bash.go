@@ -4,15 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/sysproc"
 )
 
 // BashOptions configure the bash server.
@@ -23,8 +26,10 @@ type BashOptions struct {
 	Timeout Duration `json:"timeout"`
 	// MaxOutput caps the bytes of output returned to the model.
 	MaxOutput int `json:"max_output"`
-	// Shell runs the command as `SHELL -c COMMAND`; empty means bash, or
-	// sh where there is no bash.
+	// Shell runs the command: a POSIX shell as `SHELL -c COMMAND`, PowerShell
+	// (powershell, pwsh) with -Command and cmd with /c. Empty means bash, or
+	// sh where there is no bash; on Windows Git Bash, else PowerShell, else
+	// cmd (see defaultShells).
 	Shell string `json:"shell"`
 }
 
@@ -32,15 +37,20 @@ type BashOptions struct {
 const (
 	bashTimeout   = 60 * time.Second
 	bashMaxOutput = 30000
-	// bashWaitDelay bounds the wait for output pipes once the command is
-	// done or killed, in case something it started still holds them.
+	// bashWaitDelay bounds the wait for the output pipe once the command's
+	// processes are gone, in case one that escaped them (possible on macOS,
+	// see sysproc) still holds it.
 	bashWaitDelay = 2 * time.Second
+	// bashEndWait bounds the wait for the command's processes to be gone
+	// once they were killed.
+	bashEndWait = 5 * time.Second
 )
 
 type bashServer struct {
-	dir, shell string
-	timeout    time.Duration
-	maxOutput  int
+	dir       string
+	shell     shell
+	timeout   time.Duration
+	maxOutput int
 }
 
 // NewBash returns the bash server.
@@ -54,7 +64,7 @@ func NewBash(o BashOptions) (*mcp.Server, error) {
 
 // newBashServer checks o and fills in the defaults.
 func newBashServer(o BashOptions) (*bashServer, error) {
-	s := &bashServer{dir: o.WorkingDir, timeout: time.Duration(o.Timeout), maxOutput: o.MaxOutput, shell: o.Shell}
+	s := &bashServer{dir: o.WorkingDir, timeout: time.Duration(o.Timeout), maxOutput: o.MaxOutput}
 	if s.timeout == 0 {
 		s.timeout = bashTimeout
 	}
@@ -73,20 +83,14 @@ func newBashServer(o BashOptions) (*bashServer, error) {
 	}
 	abs, err := filepath.Abs(s.dir)
 	if err != nil {
-		return nil, fmt.Errorf("working_dir %q: %v", s.dir, err)
+		return nil, fmt.Errorf("working_dir %s: %v", quotePath(s.dir), err)
 	}
 	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
-		return nil, fmt.Errorf("working_dir %q is not an existing directory: create it or fix the path", o.WorkingDir)
+		return nil, fmt.Errorf("working_dir %s is not an existing directory: create it or fix the path", quotePath(o.WorkingDir))
 	}
 	s.dir = abs
-	if s.shell == "" {
-		s.shell = "bash"
-		if _, err := exec.LookPath("bash"); err != nil {
-			s.shell = "sh"
-		}
-	}
-	if _, err := exec.LookPath(s.shell); err != nil {
-		return nil, fmt.Errorf("shell %q not found: install it or set the shell option", s.shell)
+	if s.shell, err = findShell(o.Shell, runtime.GOOS, exec.LookPath, os.Getenv); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -97,8 +101,8 @@ func (s *bashServer) serve(context.Context) *mcp.Server {
 	srv := mcp.NewServer(implementation("bash"), nil)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name: "run",
-		Description: fmt.Sprintf("Run a shell command with %s -c in %s and return its output (stdout and stderr together, at most %d bytes) and exit status. It is killed after %s (less with timeout_seconds); it gets no input, and nothing it starts outlives it.",
-			s.shell, s.dir, s.maxOutput, s.timeout),
+		Description: fmt.Sprintf("Run a command line with %s in %s and return its output (stdout and stderr together, at most %d bytes) and exit status. It is killed after %s (less with timeout_seconds); it gets no input, and nothing it starts outlives it.",
+			s.shell.describe(), s.dir, s.maxOutput, s.timeout),
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
 	}, s.run)
 	return srv
@@ -122,22 +126,48 @@ func (s *bashServer) run(ctx context.Context, _ *mcp.CallToolRequest, in runArgs
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	cmd := exec.CommandContext(runCtx, s.shell, "-c", in.Command)
+	cmd := s.shell.command(in.Command)
 	cmd.Dir = s.dir
-	// Its own process group, so that a timeout or an interrupt kills what
-	// the command started too, not only the shell.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = bashWaitDelay
-	out := &cappedBuffer{limit: s.maxOutput}
-	cmd.Stdout, cmd.Stderr = out, out // one pipe, so the order is kept
-
-	start := time.Now()
-	err := cmd.Run()
-	if cmd.Process != nil {
-		// Background jobs the command left behind go with it.
-		_ = killGroup(cmd)
+	// One pipe for stdout and stderr, so the order is kept; our own rather
+	// than exec's, so that the command's end is not held up by what still
+	// holds the pipe.
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot run the command: %v", err)
 	}
+	cmd.Stdout, cmd.Stderr = w, w
+	start := time.Now()
+	// A tree of its own, so that the end of the command, a timeout or an
+	// interrupt ends what it started too, even what left its process group.
+	tree, err := sysproc.Start(cmd)
+	w.Close()
+	if err != nil {
+		r.Close()
+		return nil, nil, fmt.Errorf("cannot run the command: %v", err)
+	}
+	out := &cappedBuffer{limit: s.maxOutput}
+	copied := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(out, r)
+		close(copied)
+	}()
+	stopped := false
+	select {
+	case <-tree.Done():
+	case <-runCtx.Done():
+		stopped = true
+	}
+	endCtx, endCancel := context.WithTimeout(context.Background(), bashEndWait)
+	tree.End(endCtx) // background jobs the command left behind go with it
+	endCancel()
+	<-tree.Done()
+	drain := time.NewTimer(bashWaitDelay)
+	select {
+	case <-copied:
+	case <-drain.C:
+	}
+	drain.Stop()
+	r.Close()
 	elapsed := time.Since(start).Round(time.Millisecond)
 
 	var b strings.Builder
@@ -147,14 +177,14 @@ func (s *bashServer) run(ctx context.Context, _ *mcp.CallToolRequest, in runArgs
 	}
 	status, isErr := "exit status 0", false
 	var exitErr *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
+	switch err := tree.Err(); {
+	case stopped && ctx.Err() != nil:
 		status, isErr = "cancelled", true
-	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
+	case stopped:
 		status, isErr = fmt.Sprintf("killed after the %s timeout", timeout), true
 	case errors.As(err, &exitErr):
 		status, isErr = fmt.Sprintf("exit status %d", exitErr.ExitCode()), true
-	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
+	case err != nil:
 		return nil, nil, fmt.Errorf("cannot run the command: %v", err)
 	}
 	if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
@@ -164,18 +194,6 @@ func (s *bashServer) run(ctx context.Context, _ *mcp.CallToolRequest, in runArgs
 	res := textResult(b.String())
 	res.IsError = isErr
 	return res, nil, nil
-}
-
-// killGroup kills the command's whole process group.
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	if errors.Is(err, syscall.ESRCH) {
-		return nil
-	}
-	return err
 }
 
 // cappedBuffer keeps the first limit bytes written and counts the rest.

@@ -1,3 +1,7 @@
+//go:build unix
+
+// The bash server's tests run POSIX shell command lines.
+
 package builtin
 
 import (

@@ -121,21 +121,21 @@ func ptr[T any](v T) *T { return &v }
 func openAllowed(d string) (*allowedDir, error) {
 	abs, err := filepath.Abs(d)
 	if err != nil {
-		return nil, fmt.Errorf("allowed directory %q: %v", d, err)
+		return nil, fmt.Errorf("allowed directory %s: %v", quotePath(d), err)
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("allowed directory %q does not exist: create it or fix allowed_directories", d)
+		return nil, fmt.Errorf("allowed directory %s does not exist: create it or fix allowed_directories", quotePath(d))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("allowed directory %q cannot be resolved: %v", d, pathErr(err))
+		return nil, fmt.Errorf("allowed directory %s cannot be resolved: %v", quotePath(d), pathErr(err))
 	}
 	if info, err := os.Stat(real); err != nil || !info.IsDir() {
-		return nil, fmt.Errorf("allowed directory %q is not a directory: fix allowed_directories", d)
+		return nil, fmt.Errorf("allowed directory %s is not a directory: fix allowed_directories", quotePath(d))
 	}
 	root, err := os.OpenRoot(real)
 	if err != nil {
-		return nil, fmt.Errorf("allowed directory %q cannot be opened: %v", d, pathErr(err))
+		return nil, fmt.Errorf("allowed directory %s cannot be opened: %v", quotePath(d), pathErr(err))
 	}
 	return &allowedDir{path: real, given: filepath.Clean(abs), root: root}, nil
 }
@@ -173,14 +173,13 @@ func (s *fsServer) resolve(p string) (target, error) {
 		return target{}, errors.New("the path is empty: give a file or directory path")
 	case strings.ContainsRune(p, 0):
 		return target{}, errors.New("the path contains a NUL character")
-	case p == "~" || strings.HasPrefix(p, "~/"):
-		return target{}, fmt.Errorf("%q: ~ is not expanded here: give the full path, inside %s", p, s.dirList())
+	case p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "~"+string(filepath.Separator)):
+		return target{}, fmt.Errorf("%s: ~ is not expanded here: give the full path, inside %s", quotePath(p), s.dirList())
 	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(s.dirs[0].path, abs)
+	abs, err := absolute(p, s.dirs[0].path)
+	if err != nil {
+		return target{}, fmt.Errorf("%s: %v, inside %s", quotePath(p), err, s.dirList())
 	}
-	abs = filepath.Clean(abs)
 	for _, d := range s.dirs {
 		for _, base := range []string{d.path, d.given} {
 			if rel, ok := within(abs, base); ok {
@@ -189,6 +188,24 @@ func (s *fsServer) resolve(p string) (target, error) {
 		}
 	}
 	return target{}, fmt.Errorf("%s is outside the allowed directories (%s): refused; use a path inside them", abs, s.dirList())
+}
+
+// absolute makes a path from the model absolute and clean. A relative path
+// is taken from base. On Windows a path rooted without a drive (\dir or
+// /dir) is on base's drive, as Windows itself would take it, and a
+// drive-relative one (C:dir), which depends on a per-drive current
+// directory mcphost does not have, is refused.
+func absolute(p, base string) (string, error) {
+	switch vol := filepath.VolumeName(p); {
+	case filepath.IsAbs(p):
+	case vol != "":
+		return "", fmt.Errorf("a path relative to drive %s is ambiguous: give the full path", vol)
+	case strings.HasPrefix(p, "/") || strings.HasPrefix(p, string(filepath.Separator)):
+		p = filepath.VolumeName(base) + p
+	default:
+		p = filepath.Join(base, p)
+	}
+	return filepath.Clean(p), nil
 }
 
 // within returns path relative to dir when it lies in dir (or is dir).

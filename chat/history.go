@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // maxHistory bounds the entries loaded from the history file, its newest,
@@ -23,18 +25,12 @@ type History struct {
 	entries []string
 }
 
-// DefaultHistoryPath is $XDG_STATE_HOME/mcphost/history, else
-// ~/.local/state/mcphost/history.
-func DefaultHistoryPath() string {
-	if dir := os.Getenv("XDG_STATE_HOME"); dir != "" {
-		return filepath.Join(dir, "mcphost", "history")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".local", "state", "mcphost", "history")
-}
+// DefaultHistoryPath is the file history in the platform's state
+// directory (config.Dirs.State: $XDG_STATE_HOME/mcphost or
+// ~/.local/state/mcphost, ~/Library/Application Support/mcphost,
+// %LOCALAPPDATA%\mcphost), or the one in ~/.local/state/mcphost while only
+// that one exists; "" without a home directory.
+func DefaultHistoryPath() string { return config.DefaultUserDirs().StateFile("history") }
 
 // LoadHistory reads the history file at path; a missing or unreadable
 // file is an empty history (the chat must start anyway). An empty path

@@ -151,11 +151,12 @@ func (o *LoadOptions) defaultServers() []ServerSpec {
 // a relative path is taken from the config file that set it, or else from
 // the working directory.
 func (o *LoadOptions) auditPath(value string, from origin) string {
+	if path, ok := homeRelative(value, o.HomeDir); ok {
+		return path
+	}
 	switch {
 	case value == "":
 		return ""
-	case strings.HasPrefix(value, "~/") && o.HomeDir != "":
-		return filepath.Join(o.HomeDir, value[2:])
 	case filepath.IsAbs(value):
 		return filepath.Clean(value)
 	case from.file != "":

@@ -8,10 +8,13 @@
 // project config file, the user config file and built-in defaults.
 //
 // Config files are YAML (.yml, .yaml) or JSON (.json). mcphost reads
-// ~/.mcp.json and then the first of ~/.mcphost.yml, ~/.mcphost.yaml and
-// ~/.mcphost.json as user files, and ./.mcp.json and then the first of
-// ./.mcphost.yml, ./.mcphost.yaml and ./.mcphost.json in the working
-// directory as project files; --config FILE replaces all of them. The
+// ~/.mcp.json, then the first of ~/.mcphost.yml, ~/.mcphost.yaml and
+// ~/.mcphost.json, then the first of config.yml, config.yaml and
+// config.json in the platform's config directory (Dirs.Config) as user
+// files, and ./.mcp.json and then the first of ./.mcphost.yml,
+// ./.mcphost.yaml and ./.mcphost.json in the working directory as project
+// files; --config FILE replaces all of them. UserDirs says where each
+// platform keeps config and state. The
 // mcpServers section accepts both the Claude Desktop / Claude Code format
 // and mcphost's own (type local/remote) format; see ServersFromMap.
 package config

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,6 +95,9 @@ type LoadOptions struct {
 	// HomeDir holds the user config files and is ${HOME}; empty means
 	// os.UserHomeDir.
 	HomeDir string
+	// ConfigDir holds the user's config.yml (.yaml, .json), read after the
+	// files in HomeDir; empty means the platform's (UserDirs(HomeDir).Config).
+	ConfigDir string
 	// Env looks up MCPHOST_* settings and the variables expanded in server
 	// fields; nil means os.LookupEnv.
 	Env func(string) (string, bool)
@@ -271,6 +275,9 @@ func (opts LoadOptions) withDefaults() (LoadOptions, error) {
 		// Without a home directory there are simply no user files.
 		o.HomeDir, _ = os.UserHomeDir()
 	}
+	if o.ConfigDir == "" {
+		o.ConfigDir = UserDirs(runtime.GOOS, o.HomeDir, o.Env).Config
+	}
 	var err error
 	if o.WorkDir, err = filepath.Abs(o.WorkDir); err != nil {
 		return o, &Error{Message: fmt.Sprintf("cannot resolve the working directory: %v", err), err: err}
@@ -317,19 +324,32 @@ func (o *LoadOptions) readFiles() ([]*configFile, error) {
 	if o.Isolated {
 		return nil, nil
 	}
-	type place struct{ dir, projectDir string }
+	// Lowest precedence first: the home directory's files, the platform's
+	// config directory's, then the project's.
+	type place struct {
+		dir, projectDir string
+		shared          bool     // .mcp.json, shared with Claude Code, is read here too
+		names           []string // mcphost's own file: the first of these that exists
+	}
+	dotfiles := []string{".mcphost.yml", ".mcphost.yaml", ".mcphost.json"}
 	var places []place
 	if o.HomeDir != "" {
-		places = append(places, place{o.HomeDir, o.WorkDir})
+		places = append(places, place{o.HomeDir, o.WorkDir, true, dotfiles})
+	}
+	if o.ConfigDir != "" && o.ConfigDir != o.WorkDir {
+		places = append(places, place{o.ConfigDir, o.WorkDir, false, []string{"config.yml", "config.yaml", "config.json"}})
 	}
 	if o.WorkDir != o.HomeDir {
-		places = append(places, place{o.WorkDir, o.WorkDir})
+		places = append(places, place{o.WorkDir, o.WorkDir, true, dotfiles})
 	}
 	var files []*configFile
 	for _, p := range places {
 		// .mcp.json is shared with Claude Code, so mcphost's own file wins.
-		paths := []string{filepath.Join(p.dir, ".mcp.json")}
-		for _, name := range []string{".mcphost.yml", ".mcphost.yaml", ".mcphost.json"} {
+		var paths []string
+		if p.shared {
+			paths = append(paths, filepath.Join(p.dir, ".mcp.json"))
+		}
+		for _, name := range p.names {
 			if path := filepath.Join(p.dir, name); exists(path) {
 				paths = append(paths, path)
 				break
@@ -560,11 +580,9 @@ func (o *LoadOptions) systemPrompt(value string, from origin) (string, error) {
 	if value == "" {
 		return "", nil
 	}
-	path := value
+	path, fromHome := homeRelative(value, o.HomeDir)
 	switch {
-	case strings.HasPrefix(path, "~/") && o.HomeDir != "":
-		path = filepath.Join(o.HomeDir, path[2:])
-	case filepath.IsAbs(path):
+	case fromHome, filepath.IsAbs(path):
 	case from.file != "":
 		path = filepath.Join(filepath.Dir(from.file), path)
 	default:

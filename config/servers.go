@@ -308,13 +308,12 @@ func (p *serverParser) envMap(spec *ServerSpec, e entry, x *expander, field stri
 // resolveDir makes a server's working directory absolute: "~/" is the home
 // directory and a relative path is taken from the project directory.
 func (p *serverParser) resolveDir(dir string) string {
+	if path, ok := homeRelative(dir, p.homeDir); ok {
+		return path
+	}
 	switch {
 	case dir == "":
 		return ""
-	case dir == "~":
-		return p.homeDir
-	case strings.HasPrefix(dir, "~/") && p.homeDir != "":
-		return filepath.Join(p.homeDir, dir[2:])
 	case !filepath.IsAbs(dir) && p.projectDir != "":
 		return filepath.Join(p.projectDir, dir)
 	}

@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -9,9 +10,10 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcphost/mcphost/sysproc"
 )
 
 // readyTimeout bounds how long StartEverything waits for the server to say
@@ -33,8 +35,8 @@ func everythingMode(mode string) (ready, path string, ok bool) {
 
 // StartEverything starts mcp-server-everything in mode ("streamableHttp" or
 // "sse") on a free loopback port, waits until it listens and returns its
-// endpoint URL. The server runs in its own process group, which a t.Cleanup
-// kills and reaps.
+// endpoint URL. The server runs as a process tree of its own (see sysproc),
+// which a t.Cleanup ends.
 func StartEverything(t testing.TB, mode string) (url string) {
 	t.Helper()
 	readyPrefix, path, ok := everythingMode(mode)
@@ -46,7 +48,6 @@ func StartEverything(t testing.TB, mode string) (url string) {
 
 	cmd := exec.Command(bin, mode)
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// One pipe for stdout and stderr: the ready line goes to stdout, a
 	// crash to stderr, and both belong in the failure message.
 	pr, pw, err := os.Pipe()
@@ -54,7 +55,8 @@ func StartEverything(t testing.TB, mode string) (url string) {
 		t.Fatalf("mcptest: pipe: %v", err)
 	}
 	cmd.Stdout, cmd.Stderr = pw, pw
-	if err := cmd.Start(); err != nil {
+	tree, err := sysproc.Start(cmd)
+	if err != nil {
 		pr.Close()
 		pw.Close()
 		t.Fatalf("mcptest: starting %s %s: %v", bin, mode, err)
@@ -86,8 +88,9 @@ func StartEverything(t testing.TB, mode string) (url string) {
 	}()
 
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		tree.End(ctx)
 		select {
 		case <-drained:
 		case <-time.After(5 * time.Second):

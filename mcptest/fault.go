@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 )
 
 // BuildFaultServer builds the fault-injection MCP server (mcptest/faultserver)
@@ -16,6 +17,9 @@ func BuildFaultServer(dir string) (string, error) {
 		return "", fmt.Errorf("mcptest: finding the module root: %w", err)
 	}
 	bin := filepath.Join(dir, "faultserver")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
 	cmd := exec.Command("go", "build", "-o", bin, "./mcptest/faultserver")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/sysproc"
 	"github.com/mcphost/mcphost/tool"
 )
 
@@ -144,7 +144,7 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, tool string, a
 	case c.calls.Err() != nil:
 		<-c.ended // stop records the reason before it cancels calls
 		return nil, c.endErr
-	case errors.Is(err, mcp.ErrSessionMissing), errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, syscall.EPIPE):
+	case errors.Is(err, mcp.ErrSessionMissing), errors.Is(err, mcp.ErrConnectionClosed), sysproc.IsBrokenPipe(err):
 		// The request never reached the server: the HTTP session was gone
 		// (404), or the connection had ended before it was written. Once
 		// the watcher has settled the server's state, Call can try again.

@@ -5,9 +5,10 @@ import (
 	"io"
 	"net"
 	"os"
-	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/sysproc"
 )
 
 // Kinds of Call failure, for errors.Is.
@@ -62,7 +63,7 @@ func connLost(err error) bool {
 		errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, io.ErrClosedPipe) ||
 		errors.Is(err, os.ErrClosed) ||
-		errors.Is(err, syscall.EPIPE)
+		sysproc.IsBrokenPipe(err)
 }
 
 // netCause returns the network failure inside err ("connection refused",

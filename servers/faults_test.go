@@ -20,7 +20,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -34,6 +33,9 @@ import (
 var faultBin string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) != "" {
+		os.Exit(runHelper())
+	}
 	dir, err := os.MkdirTemp("", "servers-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -130,27 +132,16 @@ func pids(t *testing.T, path string) []int {
 	return out
 }
 
-// processAlive reports whether pid runs (zombies do not count).
-func processAlive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
-
 // assertGone checks that no process in pids is alive, allowing the kernel
 // a moment to finish those it was sent SIGKILL.
 func assertGone(t *testing.T, pids []int) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Second)
 	for _, pid := range pids {
-		for processAlive(pid) {
+		for mcptest.ProcessRunning(pid) {
 			if time.Now().After(deadline) {
 				t.Errorf("process %d is still alive", pid)
-				_ = syscall.Kill(pid, syscall.SIGKILL)
+				mcptest.KillProcess(pid)
 				break
 			}
 			time.Sleep(10 * time.Millisecond)

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -278,63 +277,6 @@ func TestManager(t *testing.T) {
 			t.Errorf("tools after Close: %d", len(m.Tools()))
 		}
 	})
-}
-
-func TestCloseKillsProcessGroup(t *testing.T) {
-	bin := mcptest.NPMBin(t, "mcp-server-everything")
-	m := NewManager([]config.ServerSpec{{
-		Name:    "wrapped",
-		Command: "sh",
-		// A grandchild that ignores stdin closing and SIGTERM alike.
-		Args: []string{"-c", `trap "" TERM; sleep 300 & exec "$0"`, bin},
-	}}, Options{})
-	if errs := m.Start(t.Context()); len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	pgid := m.Status()[0].PID
-	if !groupAlive(pgid) {
-		t.Fatalf("group %d not running after Start", pgid)
-	}
-	begin := time.Now()
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("Close took %s", time.Since(begin))
-	// Close waits for the SIGKILLed group to be gone (the signal is
-	// delivered asynchronously), so nothing may be running now.
-	if groupAlive(pgid) {
-		t.Fatalf("process group %d still has live processes after Close", pgid)
-	}
-}
-
-// TestServerExitAfterStart kills a real server between calls: the next
-// call waits for the automatic restart and goes through.
-func TestServerExitAfterStart(t *testing.T) {
-	m := NewManager([]config.ServerSpec{mcptest.EverythingSpec(t, "ev")}, Options{})
-	t.Cleanup(func() { _ = m.Close() })
-	if errs := m.Start(t.Context()); len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	pid := m.Status()[0].PID
-	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	// This call may still meet the dead process (the exit is noticed a
-	// moment later), which must say so; the next one waits for the restart.
-	if _, err := m.Call(t.Context(), "ev__echo", map[string]any{"message": "x"}); err != nil &&
-		(!errors.Is(err, ErrServerUnavailable) || !strings.HasPrefix(err.Error(), `server "ev" exited: `)) {
-		t.Errorf("call to the dead server: %v", err)
-	}
-	if got := call(t, m, "ev__echo", map[string]any{"message": "again"}); got != "Echo: again" {
-		t.Errorf("call after a restart = %q", got)
-	}
-	st := m.Status()[0]
-	if st.State != StateReady || st.Restarts != 1 || st.PID == pid || st.PID == 0 {
-		t.Errorf("after the restart: %+v (old pid %d)", st, pid)
-	}
-	if groupAlive(pid) {
-		t.Errorf("the killed server's group %d is still alive", pid)
-	}
 }
 
 func TestStartCancelled(t *testing.T) {

@@ -169,7 +169,7 @@ func (c *conn) awaitEnd(d time.Duration) error {
 
 // stop ends the connection on purpose: calls in flight are cancelled (the
 // server is told), the session is closed (the stdio shutdown sequence, or
-// an HTTP DELETE) and whatever is left of the process group is killed.
+// an HTTP DELETE) and whatever is left of the process tree is killed.
 // Only the first call does anything; it returns within closeBound or so.
 func (c *conn) stop(why error) {
 	c.stopped.Do(func() {
@@ -196,7 +196,7 @@ func (c *conn) stop(why error) {
 func (c *conn) kill() {
 	c.stopped.Do(func() {
 		if c.proc != nil {
-			c.proc.killGroup()
+			c.proc.killTree()
 			c.proc.waitExit(killGrace)
 		}
 		if c.sess != nil {
@@ -213,11 +213,11 @@ func (c *conn) finish() {
 	c.stopped.Do(c.release)
 }
 
-// release frees what is left: the process group, the stderr reader, the
+// release frees what is left: the process tree, the stderr reader, the
 // transport's lifetime and idle HTTP connections.
 func (c *conn) release() {
 	if c.proc != nil {
-		c.proc.killGroup() // the leader is gone by now; this catches grandchildren
+		c.proc.killTree() // the root is gone by now; this catches grandchildren
 		c.proc.release()
 		c.proc.waitStderr(stderrDrain)
 	}
@@ -324,7 +324,7 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		c.proc = t.proc
 		// A start deadline kills the process, so a server that never
 		// answers cannot hold Connect past it.
-		stopKill = context.AfterFunc(ctx, t.proc.killGroup)
+		stopKill = context.AfterFunc(ctx, t.proc.killTree)
 		transport = t
 	case config.TransportHTTP, config.TransportSSE:
 		client, hdr, base := newHTTPClient(s.spec.Headers, m.log.With("server", s.spec.Name))
@@ -463,7 +463,7 @@ func (s *server) lastWords(c *conn, err error) string {
 }
 
 // watch waits for the session to end. Unless we ended it, the server died:
-// its process group is cleaned up and it is restarted, or marked failed
+// its process tree is cleaned up and it is restarted, or marked failed
 // once it has used up its restarts.
 func (m *Manager) watch(s *server, c *conn) {
 	werr := c.sess.Wait()

@@ -15,24 +15,25 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/sysproc"
 )
 
 // The shutdown of a stdio server, as the MCP spec describes it, applied to
-// its whole process group: close its stdin, wait stdinGrace for it to exit,
-// send SIGTERM, wait termGrace, send SIGKILL and allow killGrace for the
-// kernel to finish.
+// its whole process tree (see sysproc): close its stdin, wait stdinGrace
+// for it to exit, ask the tree to terminate (SIGTERM; on Windows this ends
+// it), wait termGrace, kill it and allow killGrace for the kernel to finish.
 const (
 	stdinGrace = time.Second
 	termGrace  = 2 * time.Second
 	killGrace  = time.Second
 	// orphanDrain is how long stdout may stay open after the server itself
-	// exited: a process that left the group could hold it for ever.
+	// exited: a process that escaped the tree (possible on macOS, see
+	// sysproc) could hold it for ever.
 	orphanDrain = 500 * time.Millisecond
 )
 
@@ -47,57 +48,48 @@ const junkPrefix = "stdout: "
 // errCommandNotFound marks a stdio command that is not on PATH or not a file.
 var errCommandNotFound = errors.New("command not found")
 
-// proc is a stdio server's process group and our ends of its pipes.
+// proc is a stdio server's process tree and our ends of its pipes.
 type proc struct {
 	mu     sync.Mutex
-	pid    int  // the group leader, 0 until started
-	killed bool // the group must die as soon as it exists
+	tree   *sysproc.Tree // nil until started
+	killed bool          // the tree must die as soon as it exists
 
 	cmd    *exec.Cmd
 	stdin  *os.File // our end
 	stdout *os.File // our end
 	// child holds the child's ends until it has them.
 	child      []*os.File
-	exited     chan struct{} // closed once the leader has been reaped
+	exited     chan struct{} // closed once the root has been reaped and the rest of the tree ended
 	stderrDone chan struct{} // closed when every writer of stderr is gone
 	log        *slog.Logger
 }
 
-// started records the leader's pid; a kill requested before the start
-// happens now, so a start timeout cannot miss the process.
-func (p *proc) started(pid int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.pid = pid
-	if p.killed {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-	}
-}
-
-// killGroup sends SIGKILL to the whole process group, so that grandchildren
-// (npx → node, sh → server) die with the server.
-func (p *proc) killGroup() {
+// killTree kills the whole process tree, so that grandchildren (npx →
+// node, sh → server) die with the server; a kill requested before the
+// start happens as soon as the tree exists, so a start timeout cannot miss
+// the process.
+func (p *proc) killTree() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.killed = true
-	if p.pid > 0 {
-		_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	if p.tree != nil {
+		_ = p.tree.Kill()
 	}
 }
 
-// signalGroup sends sig to the whole process group.
-func (p *proc) signalGroup(sig syscall.Signal) {
+// terminate asks the whole tree to stop.
+func (p *proc) terminate() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.pid > 0 && !p.killed {
-		_ = syscall.Kill(-p.pid, sig)
+	if p.tree != nil && !p.killed {
+		_ = p.tree.Terminate()
 	}
 }
 
 func (p *proc) running() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.pid > 0
+	return p.tree != nil
 }
 
 // waitExit waits, at most d, for the leader to be reaped, and reports
@@ -151,9 +143,9 @@ func (p *proc) exitedNormally() bool {
 	}
 }
 
-// start starts the process and the goroutine that reaps it.
+// start starts the process tree and the goroutine that reaps it.
 func (p *proc) start() error {
-	err := p.cmd.Start()
+	tree, err := sysproc.Start(p.cmd)
 	for _, f := range p.child {
 		f.Close() // the child has its own copies now
 	}
@@ -163,19 +155,25 @@ func (p *proc) start() error {
 		p.stdout.Close()
 		return err
 	}
-	p.started(p.cmd.Process.Pid)
-	go p.reap()
+	p.mu.Lock()
+	p.tree = tree
+	if p.killed {
+		_ = tree.Kill()
+	}
+	p.mu.Unlock()
+	go p.reap(tree)
 	return nil
 }
 
-// reap waits for the leader to exit, then kills what is left of its group:
-// a server that is gone must not leave workers behind. Once the group is
-// dead its stdout reaches EOF; a process that left the group may still
-// hold it, so it is closed after orphanDrain regardless.
-func (p *proc) reap() {
-	_ = p.cmd.Wait()
-	p.killGroup()
-	waitGroupGone(p.cmd.Process.Pid, killGrace)
+// reap waits for the root to exit, then ends what is left of its tree: a
+// server that is gone must not leave workers behind. Once the tree is dead
+// its stdout reaches EOF; a process that escaped it may still hold it, so
+// it is closed after orphanDrain regardless.
+func (p *proc) reap(tree *sysproc.Tree) {
+	<-tree.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), killGrace)
+	tree.End(ctx)
+	cancel()
 	close(p.exited)
 	time.Sleep(orphanDrain)
 	p.stdout.Close()
@@ -188,13 +186,13 @@ func (p *proc) shutdown() {
 	if p.waitExit(stdinGrace) {
 		return
 	}
-	p.log.Debug("server still running after its stdin closed: sending SIGTERM", "after", stdinGrace)
-	p.signalGroup(syscall.SIGTERM)
+	p.log.Debug("server still running after its stdin closed: asking it to terminate", "after", stdinGrace)
+	p.terminate()
 	if p.waitExit(termGrace) {
 		return
 	}
-	p.log.Debug("server still running after SIGTERM: sending SIGKILL", "after", termGrace)
-	p.killGroup()
+	p.log.Debug("server still running after it was asked to terminate: killing it", "after", termGrace)
+	p.killTree()
 	p.waitExit(killGrace)
 }
 
@@ -249,7 +247,6 @@ func newStdio(spec config.ServerSpec, logs *lineRing, logger *slog.Logger, maxMe
 	for _, k := range slices.Sorted(maps.Keys(spec.Env)) {
 		cmd.Env = append(cmd.Env, k+"="+spec.Env[k])
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 
 	// Pipes of our own rather than cmd.StdoutPipe and friends: exec.Cmd.Wait
 	// would close them as soon as the leader exits, before we read its last
@@ -296,7 +293,7 @@ func newStdio(spec config.ServerSpec, logs *lineRing, logger *slog.Logger, maxMe
 // release closes the pipes of a process that was never started.
 func (p *proc) release() {
 	p.mu.Lock()
-	started := p.pid > 0
+	started := p.tree != nil
 	p.mu.Unlock()
 	if started {
 		return
@@ -315,7 +312,7 @@ func resolveCommand(command, dir string) (string, error) {
 	if command == "" {
 		return "", fmt.Errorf("no command given: %w", errCommandNotFound)
 	}
-	if strings.ContainsRune(command, os.PathSeparator) {
+	if strings.ContainsRune(command, '/') || strings.ContainsRune(command, os.PathSeparator) {
 		// exec resolves a relative path against Dir; check the same file.
 		check := command
 		if dir != "" && !filepath.IsAbs(command) {

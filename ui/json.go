@@ -43,6 +43,8 @@ type Final struct {
 	Warnings   []string         `json:"warnings"`
 	Error      string           `json:"error,omitempty"`
 	ExitCode   int              `json:"exit_code"`
+	// Mcphost is the build that ran (version, commit, date).
+	Mcphost any `json:"mcphost,omitempty"`
 }
 
 // StopReason names how a run ended, for the final object.
@@ -93,6 +95,8 @@ type JSONOptions struct {
 	// person watching a JSON run (unless Quiet).
 	Err   io.Writer
 	Quiet bool
+	// Version, when not nil, is reported as the final object's "mcphost".
+	Version any
 }
 
 // NewJSON returns a JSON renderer.
@@ -100,7 +104,7 @@ func NewJSON(opts JSONOptions) *JSON {
 	enc := json.NewEncoder(opts.Out)
 	enc.SetEscapeHTML(false)
 	return &JSON{opts: opts, enc: enc, final: Final{
-		Type: "final", Model: opts.Model, ToolCalls: []ToolCallRecord{}, Warnings: []string{},
+		Type: "final", Model: opts.Model, ToolCalls: []ToolCallRecord{}, Warnings: []string{}, Mcphost: opts.Version,
 	}}
 }
 

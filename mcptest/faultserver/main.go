@@ -16,6 +16,9 @@
 //	-hang-init          never answer initialize
 //	-banner TEXT        print TEXT on stdout before serving (not JSON-RPC)
 //	-grandchild         start a grandchild that ignores SIGTERM and holds stdout
+//	-escape             with -grandchild: the grandchild leaves the process group
+//	                    and session (setsid; on Windows a detached process in a
+//	                    new group, which stays in the job all the same)
 //	-ignore-term        ignore SIGTERM (still traced)
 //	-ignore-eof         keep running after stdin closes
 //
@@ -52,7 +55,7 @@ func main() {
 type options struct {
 	trace, pidfile, stderr, message, banner, state string
 	code, exitStarts, exitAfter                    int
-	exitAtStart, hangInit, grandchild              bool
+	exitAtStart, hangInit, grandchild, escape      bool
 	ignoreTerm, ignoreEOF, sleeper                 bool
 }
 
@@ -70,6 +73,7 @@ func run() int {
 	flag.BoolVar(&o.exitAtStart, "exit-at-start", false, "exit before serving")
 	flag.BoolVar(&o.hangInit, "hang-init", false, "never answer initialize")
 	flag.BoolVar(&o.grandchild, "grandchild", false, "start a grandchild that ignores SIGTERM")
+	flag.BoolVar(&o.escape, "escape", false, "with -grandchild: the grandchild leaves the process group")
 	flag.BoolVar(&o.ignoreTerm, "ignore-term", false, "ignore SIGTERM")
 	flag.BoolVar(&o.ignoreEOF, "ignore-eof", false, "keep running after stdin closes")
 	flag.BoolVar(&o.sleeper, "sleeper", false, "internal: be the grandchild")
@@ -193,6 +197,9 @@ func (f *fault) spawnGrandchild() error {
 	cmd := exec.Command(self, "-sleeper")
 	// It holds our stdout, as a child of an npx or shell wrapper would.
 	cmd.Stdout = os.Stdout
+	if f.opts.escape {
+		cmd.SysProcAttr = escapeAttr()
+	}
 	if err := cmd.Start(); err != nil {
 		return err
 	}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package main
-
-import "log/slog"
-
-// logResources logs nothing where getrusage does not exist.
-func logResources(*slog.Logger) {}

@@ -1,0 +1,6 @@
+//go:build unix && !linux
+
+package sysproc
+
+// maxrssPerKiB: macOS and the BSDs count ru_maxrss in bytes.
+const maxrssPerKiB = 1024
