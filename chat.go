@@ -20,9 +20,10 @@ import (
 // runChat starts the host and hands the terminal to the chat. Ctrl-C
 // interrupts start-up; once the chat runs, Ctrl-C belongs to it (cancelling
 // a turn), while SIGTERM and SIGHUP still end the session cleanly.
-func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stderr *os.File) int {
-	ctx, stop := signal.NotifyContext(context.Background(), sysproc.StopSignals()...)
+func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
+	ctx, stop := signal.NotifyContext(con.ctx, sysproc.StopSignals()...)
 	defer stop()
+	stdin, stdout, stderr := con.in, con.out.f, con.err.f
 
 	startCtx, cancelStart := signal.NotifyContext(ctx, os.Interrupt)
 	h, held, err := startChat(startCtx, settings, logger, stderr)

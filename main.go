@@ -38,6 +38,7 @@ const (
 	exitNoServers   = 5   // no MCP server could start while some were configured
 	exitToolFailed  = 6   // tools call: the tool reported an error, or the call failed
 	exitInterrupted = 130 // Ctrl-C, SIGTERM, SIGHUP
+	exitReaderGone  = 141 // the reader of stdout or stderr went away (128+SIGPIPE, as shells report it)
 )
 
 // usage is the --help text; the flags' own lines replace {{FLAGS}}.
@@ -49,6 +50,9 @@ func main() {
 	// Orphans that mcphost's servers and commands leave behind become its
 	// own children (Linux), so that none outlives it unnoticed.
 	_ = sysproc.BecomeSubreaper()
+	// A closed pipe on stdout or stderr is an error to handle, not a
+	// SIGPIPE that would kill mcphost before it ends its servers.
+	defer sysproc.CatchBrokenPipe()()
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	sysproc.KillAdopted(ctx)
@@ -57,7 +61,21 @@ func main() {
 }
 
 // run is main with its inputs and outputs passed in, returning the exit code.
-func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
+func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
+	con, done := newConsole(stdin, stdoutFile, stderrFile)
+	defer done()
+	stdout, stderr := con.out, con.err
+	defer func() {
+		if r := recover(); r != nil {
+			// One line, no stack: the deferred Close of every host has run
+			// on the way here, so no server is left behind.
+			fmt.Fprintf(stderr, "mcphost: internal error: %v\n", r)
+			code = exitError
+		}
+		if con.readerGone() {
+			code = exitReaderGone
+		}
+	}()
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "mcphost: "+format+"\n", a...)
 		return exitUsage
@@ -131,7 +149,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		logger.Debug("script read", "file", settings.ScriptFile, "servers_from_script", settings.ScriptServers)
 	}
 	if inspect.verb != "" {
-		return runInspect(inspect, settings, logger, stdin, stdout, stderr)
+		return runInspect(con, inspect, settings, logger)
 	}
 
 	prompt, err := readPrompt(settings.Prompt, stdin)
@@ -140,9 +158,9 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	}
 	switch {
 	case prompt != "":
-		return runPrompt(settings, logger, prompt, stdout, stderr)
-	case isTerminal(stdin) && isTerminal(stdout):
-		return runChat(settings, logger, stdin, stdout, stderr)
+		return runPrompt(con, settings, logger, prompt)
+	case isTerminal(stdin) && isTerminal(stdoutFile):
+		return runChat(con, settings, logger)
 	case cmd == "script":
 		return usageErr(`%s has no prompt: write it after the front matter or as "prompt:", give -p "…", or run the script in a terminal for a chat`, load.ScriptPath)
 	}
@@ -161,6 +179,9 @@ func reportExit(stderr io.Writer, ctx context.Context, err error) int {
 		return exitOK
 	}
 	code := exitCode(ctx, err)
+	if errors.Is(context.Cause(ctx), errReaderGone) {
+		return exitReaderGone // nobody is there to read why
+	}
 	if code == exitInterrupted {
 		fmt.Fprintln(stderr, "mcphost: interrupted")
 	} else {

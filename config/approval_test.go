@@ -40,7 +40,6 @@ func TestBuiltinServerErrors(t *testing.T) {
 		{`{"mcpServers": {"b": {"type": "builtin"}}}`, `.mcp.json: server "b": a builtin server needs "name"`},
 		{`{"mcpServers": {"b": {"type": "builtin", "name": 3}}}`, `"name" must be a string`},
 		{`{"mcpServers": {"b": {"type": "builtin", "name": "fs", "options": ["x"]}}}`, `"options" must be an object`},
-		{`{"mcpServers": {"b": {"type": "builtin", "name": "fs", "options": {"allowed_directories": ["${NOPE}"]}}}}`, "NOPE"},
 		{`{"mcpServers": {"b": {"type": "inproc"}}}`, `"builtin" for a server inside mcphost`},
 	}
 	for _, tt := range tests {
@@ -49,6 +48,13 @@ func TestBuiltinServerErrors(t *testing.T) {
 		if _, err := fx.load(t); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.content, err, tt.want)
 		}
+	}
+	// An unset variable in its options fails that server alone.
+	fx := newFixture(t)
+	write(t, fx.work, ".mcp.json", `{"mcpServers": {"b": {"type": "builtin", "name": "fs", "options": {"allowed_directories": ["${NOPE}"]}}, "ok": {"command": "x"}}}`)
+	s, err := fx.load(t)
+	if err != nil || len(s.Servers) != 2 || s.Servers[0].Err == nil || !strings.Contains(s.Servers[0].Err.Error(), "NOPE") || s.Servers[1].Err != nil {
+		t.Errorf("unset variable in options: %+v, %v", s, err)
 	}
 }
 

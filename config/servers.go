@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -122,6 +123,13 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 		err = p.builtin(&spec, e, &x)
 	default:
 		err = p.remote(&spec, e, &x)
+	}
+	var unset *unsetError
+	if errors.As(err, &unset) {
+		// This server alone cannot run: it fails to start with the error,
+		// and the others run.
+		spec.Err = unset.err
+		return spec, nil
 	}
 	if err != nil {
 		return ServerSpec{}, err
@@ -502,7 +510,11 @@ type expander struct {
 func (x *expander) expand(field, what, s string) (string, error) {
 	out, problem := expand(s, x.lookup)
 	if problem != nil {
-		return "", x.p.fail(x.name, field, "%s", problem.message(what))
+		err := x.p.fail(x.name, field, "%s", problem.message(what))
+		if problem.variable != "" {
+			return "", &unsetError{err}
+		}
+		return "", err
 	}
 	return out, nil
 }
@@ -598,3 +610,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// unsetError is an entry that uses a variable with no value: its server
+// fails to start, the rest of the config stands.
+type unsetError struct{ err *Error }
+
+func (e *unsetError) Error() string { return e.err.Error() }
+func (e *unsetError) Unwrap() error { return e.err }

@@ -181,6 +181,8 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 		switch {
 		case spec.Disabled:
 			s.state = StateDisabled
+		case spec.Err != nil:
+			s.fail(&StartError{Server: spec.Name, Message: spec.Err.Error(), Err: spec.Err})
 		case strings.Contains(spec.Name, separator):
 			s.fail(&StartError{Server: spec.Name, Message: fmt.Sprintf("server %q: a server name must not contain %q", spec.Name, separator)})
 		case m.byName[spec.Name] != nil:

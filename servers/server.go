@@ -124,6 +124,8 @@ type conn struct {
 	hdr    *headerTransport
 	// transport is the one this connection uses.
 	transport config.Transport
+	// raw keeps the tool definitions as the server sent them.
+	raw *rawTools
 	// life is the lifetime of the transport (HTTP streams, a builtin
 	// server); it ends once the session is closed.
 	life       context.Context
@@ -262,10 +264,11 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 	s.startedAt = begin
 	m.mu.Unlock()
 
+	mark := s.logs.mark()
 	c, tools, err := m.connect(startCtx, s)
 	if err != nil {
 		c.kill()
-		serr, transient := s.startError(ctx, startCtx, m.life, timeout, c, err)
+		serr, transient := s.startError(ctx, startCtx, m.life, timeout, c, err, mark)
 		m.log.Debug("server failed to start", "server", s.spec.Name, "error", err)
 		m.mu.Lock()
 		defer m.mu.Unlock()
@@ -287,6 +290,11 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 		return s.voidStart()
 	}
 	s.tools = toDefs(filterTools(tools, s.spec.AllowedTools, s.spec.ExcludedTools))
+	for i := range s.tools {
+		if raw := c.raw.get(s.tools[i].Name); raw != nil {
+			s.tools[i].Raw = raw
+		}
+	}
 	s.cur, s.via = c, c.transport
 	s.state, s.err, s.startErr = StateReady, nil, nil
 	s.ready = time.Since(begin)
@@ -341,6 +349,8 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 	}
 
 	c.transport = s.configured()
+	c.raw = newRawTools()
+	transport = &tapTransport{inner: transport, raw: c.raw}
 	sess, err := m.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil && s.spec.FallbackSSE && c.transport == config.TransportHTTP && sseMayWork(ctx, c, err) {
 		// The URL answered, but not as Streamable HTTP: it may be a
@@ -351,7 +361,8 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		client, hdr, base := newHTTPClient(spec.Headers, m.log.With("server", spec.Name))
 		c.hdr, c.httpTr, c.transport = hdr, base, config.TransportSSE
 		var sseErr error
-		if sess, sseErr = m.client.Connect(ctx, newHTTPTransport(spec, client, c.life), &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
+		sse := &tapTransport{inner: newHTTPTransport(spec, client, c.life), raw: c.raw}
+		if sess, sseErr = m.client.Connect(ctx, sse, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
 			return c, nil, fmt.Errorf("cannot connect to %s as Streamable HTTP (%v) nor as SSE (%w)", s.spec.URL, err, sseErr)
 		}
 		err = nil
@@ -403,10 +414,20 @@ func (m *Manager) builtinTransport(life context.Context, spec config.ServerSpec)
 // startError words a start failure for the user, and says whether it is
 // transient: the server crashed or could not be reached, which a restart
 // may fix, as opposed to a wrong command, credentials or a hang.
-func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Duration, c *conn, err error) (*StartError, bool) {
+//
+// What the server wrote during the attempt (after mark in its log) is
+// quoted, a few telling lines of it: the cause is often in the first error
+// line, not the last line.
+func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Duration, c *conn, err error, mark int) (*StartError, bool) {
 	name := s.spec.Name
 	e := &StartError{Server: name, Err: err}
 	transient := false
+	wrote := func() []string {
+		if c.proc != nil {
+			c.proc.waitStderr(stderrDrain)
+		}
+		return stderrExcerpt(s.logs.since(mark))
+	}
 	switch {
 	case errors.Is(err, errCommandNotFound):
 		e.Message = fmt.Sprintf("server %q failed to start: command %q not found", name, s.spec.Command)
@@ -414,8 +435,20 @@ func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Du
 		e.Message = fmt.Sprintf("server %q: start cancelled", name)
 	case errors.Is(startCtx.Err(), context.DeadlineExceeded):
 		e.Message = fmt.Sprintf("server %q did not start within %s", name, timeout)
+		if lines := wrote(); len(lines) > 0 {
+			e.Message += "; it wrote:" + quoted(lines)
+		}
+		e.Message += fmt.Sprintf("\n(its whole log: run with --debug, or /mcp logs %s in the chat; a slow server gets longer with \"timeout\": \"2m\" in its entry)", name)
 	case c.proc != nil && (c.proc.exitedNormally() || connLost(err)):
-		e.Message = fmt.Sprintf("server %q exited during start: %s", name, s.lastWords(c, err))
+		if lines := wrote(); len(lines) > 0 {
+			status := ""
+			if st := c.proc.exitStatus(); st != "" {
+				status = " (" + st + ")"
+			}
+			e.Message = fmt.Sprintf("server %q exited during start%s; it wrote:%s", name, status, quoted(lines))
+		} else {
+			e.Message = fmt.Sprintf("server %q exited during start: %s", name, s.lastWords(c, err))
+		}
 		transient = true
 	case c.hdr != nil && c.hdr.authFailed():
 		e.Message = authMessage(s.spec, c.hdr)
