@@ -129,7 +129,10 @@ func (term *terminal) waitExit() int {
 
 // chatEnv is the environment of a chat against the Ollama at host.
 func chatEnv(t *testing.T, host string) []string {
-	return []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color"}
+	home := t.TempDir()
+	return []string{"HOME=" + home, "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color",
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
 }
 
 // chatSetup writes a config with server-everything wrapped so its PID and
@@ -346,4 +349,27 @@ func TestChatFillsAnElicitationForm(t *testing.T) {
 	}
 	term.keys("C-d")
 	term.waitExit()
+}
+
+func TestChatPromptIsUsableWhileServersStart(t *testing.T) {
+	e := newFaultEnv(t)
+	e.config(e.server("slow", "", "-start-delay", "3s"))
+	model := ollamatest.NewServer()
+	defer model.Close()
+	term := startTerminal(t, e.dir, chatEnv(t, model.URL), "-m", "tiny")
+	term.waitFor("/help for commands")
+	term.typeLine("/servers")
+	term.waitFor("… starting")
+	// A turn waits for the server, whose tools are not known yet, then
+	// offers them.
+	term.typeLine("hello")
+	term.waitFor("ok")
+	if reqs := model.Requests(); len(reqs) != 1 || !hasTool(reqs[0], "slow__echo") {
+		t.Errorf("the turn did not wait for the starting server's tools: %d requests", len(reqs))
+	}
+	term.typeLine("/servers")
+	term.waitFor("● ready")
+	term.typeLine("/quit")
+	term.waitExit()
+	e.noneLeft("slow")
 }

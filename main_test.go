@@ -76,7 +76,10 @@ func (inv invocation) command(t *testing.T) *exec.Cmd {
 	if home == "" {
 		home = t.TempDir()
 	}
-	cmd.Env = append(os.Environ(), "HOME="+home, "OLLAMA_HOST="+inv.host, "NO_COLOR=1")
+	// The user's directories follow HOME, whatever the machine sets.
+	cmd.Env = append(os.Environ(), "HOME="+home, "OLLAMA_HOST="+inv.host, "NO_COLOR=1",
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"), "XDG_STATE_HOME="+filepath.Join(home, ".local", "state"),
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 	cmd.Env = append(cmd.Env, inv.env...)
 	if inv.stdin != "" {
 		cmd.Stdin = strings.NewReader(inv.stdin)

@@ -22,6 +22,8 @@ const (
 	keySession      = "session"
 	// keyTheme picks the Markdown colours: dark, light or auto.
 	keyTheme = "theme"
+	// keyNoCache turns off the cache of servers' tool lists.
+	keyNoCache = "no-cache"
 	// keySessionWait bounds the wait for another run on the same session.
 	keySessionWait = "session-wait"
 	// keyMaxResultBytes caps each tool result the model sees.
@@ -61,7 +63,7 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation}
+	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation}
 }
 
 // settingKey returns the setting that k names in a config file or a
@@ -96,6 +98,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.String(keySession, "", "continue the conversation saved in `FILE` and save this run into it (created if missing)")
 	fs.String(keySessionWait, "", "wait at most `DURATION` (e.g. 30s; 0: not at all) for another run using the --session file (default: as long as it takes)")
 	fs.String(keyTheme, "auto", "colours of rendered Markdown: `THEME` dark, light, or auto (COLORFGBG, else one quick question to the terminal)")
+	fs.Bool(keyNoCache, false, "do not use or keep the cache of servers' tool lists: start every server at once, as on a first run")
 	fs.Bool(keyHideThinking, false, "hide the thinking of reasoning models (shown dimmed on a terminal otherwise)")
 	fs.StringArray(keyAllowTool, nil, "run tools matching `GLOB` (e.g. 'fs__*') without asking; repeatable")
 	fs.StringArray(keyDenyTool, nil, "never offer or run tools matching `GLOB`; repeatable")

@@ -24,6 +24,7 @@ func TestRegisterFlags(t *testing.T) {
 		{"output", "", "text"},
 		{"hide-thinking", "", "false"},
 		{"theme", "", "auto"},
+		{"no-cache", "", "false"},
 		{"session", "", ""},
 		{"session-wait", "", ""},
 		{"allow-tool", "", "[]"},

@@ -53,6 +53,8 @@ type Settings struct {
 	HideThinking bool
 	// Theme is dark, light or auto: the colours of rendered Markdown.
 	Theme string
+	// NoCache turns off the cache of servers' tool lists.
+	NoCache bool
 	// Session is the conversation file a run continues and saves.
 	Session string
 	// SessionWait bounds the wait for another run that holds Session; 0
@@ -170,6 +172,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Debug = g.boolean(keyDebug)
 	s.HideThinking = g.boolean(keyHideThinking)
 	s.Theme = g.str(keyTheme)
+	s.NoCache = g.boolean(keyNoCache)
 	s.Session = g.str(keySession)
 	s.SessionWait = g.waitDuration(keySessionWait)
 	s.Yolo = g.boolean(keyYolo)

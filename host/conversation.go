@@ -82,6 +82,9 @@ func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Ev
 	}
 	c.turn.Lock()
 	defer c.turn.Unlock()
+	// Servers started in the background whose tools are not known yet are
+	// waited for, so that the model is offered every tool.
+	c.h.manager.WaitStarting(ctx)
 	return c.r.Run(ctx, prompt, c.h.pipeline(on))
 }
 

@@ -51,6 +51,9 @@ type server struct {
 	// via is the transport the last connection used: an http spec with
 	// FallbackSSE may have connected over SSE.
 	via config.Transport
+	// cached is the cached list the tools came from, while the server
+	// has not confirmed it; nil once it has listed its tools itself.
+	cached *rawTools
 	// changed is closed (and replaced) at every change of state, for calls
 	// waiting for the server to be ready.
 	changed chan struct{}
@@ -87,7 +90,7 @@ func (s *server) configured() config.Transport {
 // The caller holds the manager's mu.
 func (s *server) offered() bool {
 	switch s.state {
-	case StateReady, StateRestarting, StateStarting:
+	case StateReady, StateRestarting, StateStarting, StateIdle:
 		return true
 	}
 	return false
@@ -100,6 +103,18 @@ func (s *server) offeredCount() int {
 		return 0
 	}
 	return len(s.exposed)
+}
+
+// setTools makes tools, as the server listed them (raw: as it sent them),
+// the server's known tools, filtered by the spec. The caller holds the
+// manager's mu or owns s.
+func (s *server) setTools(tools []*mcp.Tool, raw *rawTools) {
+	s.tools = toDefs(filterTools(tools, s.spec.AllowedTools, s.spec.ExcludedTools))
+	for i := range s.tools {
+		if r := raw.get(s.tools[i].Name); r != nil {
+			s.tools[i].Raw = r
+		}
+	}
 }
 
 // fail records a start failure; the caller holds the manager's mu or owns s.
@@ -289,12 +304,14 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 		c.stop(errClosed)
 		return s.voidStart()
 	}
-	s.tools = toDefs(filterTools(tools, s.spec.AllowedTools, s.spec.ExcludedTools))
-	for i := range s.tools {
-		if raw := c.raw.get(s.tools[i].Name); raw != nil {
-			s.tools[i].Raw = raw
+	if s.cached == nil || !sameList(s.cached, c.raw) {
+		m.cache.store(s.spec, c.sess.InitializeResult().ServerInfo, tools, c.raw)
+		if s.cached != nil {
+			m.log.Debug("the server's tools changed since they were cached", "server", s.spec.Name)
 		}
 	}
+	s.setTools(tools, c.raw)
+	s.cached = nil
 	s.cur, s.via = c, c.transport
 	s.state, s.err, s.startErr = StateReady, nil, nil
 	s.ready = time.Since(begin)
