@@ -127,9 +127,10 @@ func (term *terminal) waitExit() int {
 	return code
 }
 
-// chatEnv is the environment of a chat against the Ollama at host.
+// chatEnv is the environment of a chat against the Ollama at host. It
+// trusts the project config files the tests write (see invocation).
 func chatEnv(t *testing.T, host string) []string {
-	return []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color"}
+	return []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color", "XDG_STATE_HOME=", "MCPHOST_TRUST_PROJECT=1"}
 }
 
 // chatSetup writes a config with server-everything wrapped so its PID and

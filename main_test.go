@@ -56,6 +56,11 @@ type invocation struct {
 	home  string // HOME; a fresh temp dir when empty
 	env   []string
 	host  string // OLLAMA_HOST
+	// untrusted leaves project config files (./.mcp.json, ./.mcphost.*)
+	// untrusted, as for a user who has not run mcphost trust; by default
+	// the run trusts them (MCPHOST_TRUST_PROJECT=1), since most tests
+	// write their config there.
+	untrusted bool
 }
 
 type outcome struct {
@@ -76,7 +81,11 @@ func (inv invocation) command(t *testing.T) *exec.Cmd {
 	if home == "" {
 		home = t.TempDir()
 	}
-	cmd.Env = append(os.Environ(), "HOME="+home, "OLLAMA_HOST="+inv.host, "NO_COLOR=1")
+	// XDG_STATE_HOME is cleared so that trust is recorded in HOME.
+	cmd.Env = append(os.Environ(), "HOME="+home, "OLLAMA_HOST="+inv.host, "NO_COLOR=1", "XDG_STATE_HOME=", "MCPHOST_TRUST_PROJECT=1")
+	if inv.untrusted {
+		cmd.Env = append(cmd.Env, "MCPHOST_TRUST_PROJECT=")
+	}
 	cmd.Env = append(cmd.Env, inv.env...)
 	if inv.stdin != "" {
 		cmd.Stdin = strings.NewReader(inv.stdin)
