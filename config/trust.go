@@ -56,7 +56,6 @@ type ProjectFile struct {
 
 	data             []byte
 	homeDir, workDir string
-	env              func(string) (string, bool)
 }
 
 // Name is the file's path as messages show it: relative to the working
@@ -267,7 +266,7 @@ func ProjectFiles(opts LoadOptions) ([]ProjectFile, error) {
 
 // projectFile describes a project file read as data.
 func (o *LoadOptions) projectFile(path string, data []byte) ProjectFile {
-	return ProjectFile{Path: path, SHA256: ContentHash(data), data: data, homeDir: o.HomeDir, workDir: o.WorkDir, env: o.Env}
+	return ProjectFile{Path: path, SHA256: ContentHash(data), data: data, homeDir: o.HomeDir, workDir: o.WorkDir}
 }
 
 // isHome reports whether dir is the home directory, also through a
