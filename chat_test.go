@@ -127,10 +127,11 @@ func (term *terminal) waitExit() int {
 	return code
 }
 
-// chatEnv is the environment of a chat against the Ollama at host.
+// chatEnv is the environment of a chat against the Ollama at host. It
+// trusts the project config files the tests write (see invocation).
 func chatEnv(t *testing.T, host string) []string {
 	home := t.TempDir()
-	return []string{"HOME=" + home, "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color",
+	return []string{"HOME=" + home, "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color", "MCPHOST_TRUST_PROJECT=1",
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
 }

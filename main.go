@@ -83,6 +83,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	fs := pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	config.RegisterFlags(fs)
+	registerTrustFlags(fs)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() { fmt.Fprint(stdout, strings.Replace(usage, "{{FLAGS}}", fs.FlagUsages(), 1)) }
 	// A script's --args:NAME VALUE are not flags: take them out first.
@@ -118,13 +119,19 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 			return usageErr("unexpected argument %q after the script: give its variables as --args:NAME VALUE", fs.Arg(2))
 		}
 		load.ScriptPath, load.ScriptArgs = fs.Arg(1), scriptVars
-	case "":
+	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script, trust (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
 	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "") {
 		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers and mcphost tools (see mcphost --help)")
+	}
+	if cmd == "trust" {
+		return runTrust(fs, load, stdin, stdout, stderr)
+	}
+	if trustFlagsGiven(fs) {
+		return usageErr("--yes, --list and --revoke go with mcphost trust (see mcphost --help)")
 	}
 
 	settings, err := config.Load(load)
@@ -133,6 +140,14 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 			return usageErr("%v\n%s", err, inspectUsage)
 		}
 		return usageErr("%v", err)
+	}
+	// A chat can ask about the project files it would leave out, before
+	// anything starts; other runs leave them out with a warning.
+	chatting := inspect.verb == "" && strings.TrimSpace(settings.Prompt) == "" && isTerminal(stdin) && isTerminal(stdoutFile)
+	if chatting && len(settings.Untrusted) > 0 {
+		if settings, err = confirmProjectFiles(load, settings, stdin, stdout); err != nil {
+			return usageErr("%v", err)
+		}
 	}
 	logger := newLogger(stderr, settings.Debug)
 	defer func() {

@@ -56,6 +56,11 @@ type invocation struct {
 	home  string // HOME; a fresh temp dir when empty
 	env   []string
 	host  string // OLLAMA_HOST
+	// untrusted leaves project config files (./.mcp.json, ./.mcphost.*)
+	// untrusted, as for a user who has not run mcphost trust; by default
+	// the run trusts them (MCPHOST_TRUST_PROJECT=1), since most tests
+	// write their config there.
+	untrusted bool
 }
 
 type outcome struct {
@@ -76,10 +81,14 @@ func (inv invocation) command(t *testing.T) *exec.Cmd {
 	if home == "" {
 		home = t.TempDir()
 	}
-	// The user's directories follow HOME, whatever the machine sets.
-	cmd.Env = append(os.Environ(), "HOME="+home, "OLLAMA_HOST="+inv.host, "NO_COLOR=1",
+	// The user's directories follow HOME, whatever the machine sets; the
+	// project config files the tests write are trusted unless untrusted.
+	cmd.Env = append(os.Environ(), "HOME="+home, "OLLAMA_HOST="+inv.host, "NO_COLOR=1", "MCPHOST_TRUST_PROJECT=1",
 		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"), "XDG_STATE_HOME="+filepath.Join(home, ".local", "state"),
 		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	if inv.untrusted {
+		cmd.Env = append(cmd.Env, "MCPHOST_TRUST_PROJECT=")
+	}
 	cmd.Env = append(cmd.Env, inv.env...)
 	if inv.stdin != "" {
 		cmd.Stdin = strings.NewReader(inv.stdin)

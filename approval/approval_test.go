@@ -57,6 +57,46 @@ func TestPolicyMatch(t *testing.T) {
 	}
 }
 
+// TestProjectRulesOnlyTighten: a project file's rules never loosen a
+// rule of the user or the command line, whatever their specificity, but
+// may make any verdict stricter.
+func TestProjectRulesOnlyTighten(t *testing.T) {
+	ro := &tool.Def{Annotations: &tool.Annotations{ReadOnlyHint: true}}
+	tests := []struct {
+		name    string
+		user    Policy
+		project Rules
+		tool    string
+		info    *tool.Def
+		want    Decision
+	}{
+		{"exact project allow does not beat a user glob deny", Policy{Deny: []string{"sh__*"}}, Rules{Allow: []string{"sh__run"}}, "sh__run", nil, Deny},
+		{"exact project allow does not beat a user ask", Policy{Ask: []string{"sh__*"}}, Rules{Allow: []string{"sh__run"}}, "sh__run", nil, Ask},
+		{"project ask does not beat a user deny", Policy{Deny: []string{"sh__run"}}, Rules{Ask: []string{"sh__run"}}, "sh__run", nil, Deny},
+		{"project deny tightens a user allow", Policy{Allow: []string{"fs__*"}}, Rules{Deny: []string{"fs__write_file"}}, "fs__write_file", nil, Deny},
+		{"project ask tightens a user allow", Policy{Allow: []string{"fs__write_file"}}, Rules{Ask: []string{"fs__*"}}, "fs__write_file", nil, Ask},
+		{"project deny tightens a default allow", Policy{}, Rules{Deny: []string{"srv__*"}}, "srv__read", ro, Deny},
+		{"project allow decides where no user rule does", Policy{Deny: []string{"other__*"}}, Rules{Allow: []string{"srv__*"}}, "srv__write", nil, Allow},
+		{"within the project, the most specific rule decides", Policy{}, Rules{Deny: []string{"srv__*"}, Allow: []string{"srv__read"}}, "srv__read", nil, Allow},
+		{"yolo does not lift a user deny the project tries to allow", Policy{Deny: []string{"sh__*"}, Yolo: true}, Rules{Allow: []string{"sh__run"}}, "sh__run", nil, Deny},
+	}
+	for _, tt := range tests {
+		p := tt.user
+		p.Project = tt.project
+		v := p.Decide(tt.info, false, tt.tool)
+		if v.Decision != tt.want {
+			t.Errorf("%s: %s (%s), want %s", tt.name, v.Decision, v.Why, tt.want)
+		}
+		if d, _, _ := p.Match(tt.tool); tt.want == Deny && d != Deny {
+			t.Errorf("%s: Match = %s, so the tool would still be offered", tt.name, d)
+		}
+	}
+	p := Policy{Allow: []string{"fs__*"}, Project: Rules{Deny: []string{"fs__write_file"}}}
+	if why := p.Decide(nil, false, "fs__write_file").Why; !strings.Contains(why, "project") {
+		t.Errorf("Why = %q, want it to name the project config", why)
+	}
+}
+
 func TestDefaults(t *testing.T) {
 	ro := &tool.Def{Annotations: &tool.Annotations{ReadOnlyHint: true}}
 	roClosed := &tool.Def{Annotations: &tool.Annotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}}

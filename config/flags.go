@@ -103,6 +103,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringArray(keyAllowTool, nil, "run tools matching `GLOB` (e.g. 'fs__*') without asking; repeatable")
 	fs.StringArray(keyDenyTool, nil, "never offer or run tools matching `GLOB`; repeatable")
 	fs.Bool(keyYolo, false, "run every tool call without asking, except denied tools")
+	fs.Bool(keyTrustProject, false, "use this folder's .mcp.json and .mcphost.* for this run even if not trusted (see mcphost trust)")
 	fs.String(keyAudit, "", "append one JSON line per tool call to `FILE` (secrets masked)")
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
 	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")

@@ -30,6 +30,7 @@ func TestRegisterFlags(t *testing.T) {
 		{"allow-tool", "", "[]"},
 		{"deny-tool", "", "[]"},
 		{"yolo", "", "false"},
+		{"trust-project", "", "false"},
 		{"audit", "", ""},
 		{"max-result-bytes", "", "0"},
 		{"elicitation", "", "decline"},

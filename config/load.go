@@ -84,6 +84,13 @@ type Settings struct {
 	// Files lists the config files that were read, in precedence order
 	// (the one that wins first), for --debug.
 	Files []string
+	// Untrusted lists the project config files that were found but not
+	// read because the user does not trust them (see TrustStore); the
+	// caller warns (UntrustedWarning) or asks.
+	Untrusted []ProjectFile
+	// Warnings are what Load refused from a file but did not stop for
+	// (yolo in a project file), worded for the user.
+	Warnings []string
 }
 
 // LoadOptions says where Load looks. The zero value reads the real
@@ -121,6 +128,13 @@ type LoadOptions struct {
 	// OLLAMA_HOST variables: only the defaults and what is given here, for
 	// programs that configure everything themselves.
 	Isolated bool
+	// TrustProject uses the project config files of the working directory
+	// whether or not the user trusts them, as --trust-project and
+	// MCPHOST_TRUST_PROJECT=1 do: for CI, or after asking the user.
+	TrustProject bool
+	// TrustFile is the record of trusted project files; empty means
+	// TrustFile(HomeDir, Env), in the user's state directory.
+	TrustFile string
 	// ScriptPath names a script file to run ("mcphost script FILE"): its
 	// front matter becomes the Script layer, its mcpServers (if any)
 	// replace the config's, and its prompt is the Prompt unless -p gives
@@ -131,8 +145,12 @@ type LoadOptions struct {
 
 // Load gathers the settings with this precedence: flags, then a script's
 // settings (LoadOptions.Script), then MCPHOST_* environment variables, then
-// the project config file, then the user config file, then defaults. MCP servers are merged by name: a project file's
-// entry replaces the user file's entry of the same name as a whole. When no
+// the project config file, then the user config file, then defaults. MCP
+// servers are merged by name: a project file's entry replaces the user
+// file's entry of the same name as a whole. Project files are read only
+// when trusted (see TrustStore; the others are listed in
+// Settings.Untrusted); their approval rules can only make the user's
+// stricter, and their yolo is refused (Settings.Warnings). When no
 // file defines mcpServers, Servers is the built-in fs server on the working
 // directory (DefaultServerName); an empty mcpServers object means none.
 // Every problem in the user's input is returned as an *Error.
@@ -152,10 +170,11 @@ func Load(opts LoadOptions) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := o.readFiles()
+	files, untrusted, err := o.readFiles()
 	if err != nil {
 		return nil, err
 	}
+	warnings := refuseProjectYolo(files)
 	v, origins := o.layer(files)
 
 	s := &Settings{}
@@ -217,6 +236,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	for i := len(files) - 1; i >= 0; i-- {
 		s.Files = append(s.Files, files[i].path)
 	}
+	s.Untrusted, s.Warnings = untrusted, warnings
 	return s, nil
 }
 
@@ -301,8 +321,9 @@ func (o *LoadOptions) fail(file, field string, err error, format string, args ..
 	}
 }
 
-// readFiles finds and decodes the config files, lowest precedence first.
-func (o *LoadOptions) readFiles() ([]*configFile, error) {
+// readFiles finds and decodes the config files, lowest precedence first,
+// and returns the project files it left out because they are not trusted.
+func (o *LoadOptions) readFiles() ([]*configFile, []ProjectFile, error) {
 	r := fileReader{homeDir: o.HomeDir, workDir: o.WorkDir}
 	if path := cmp.Or(o.flagString(keyConfig), o.ConfigFile); path != "" {
 		if !filepath.IsAbs(path) {
@@ -310,66 +331,99 @@ func (o *LoadOptions) readFiles() ([]*configFile, error) {
 		}
 		info, err := os.Stat(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, o.fail(path, keyConfig, err, "the config file given with --config does not exist: check the path")
+			return nil, nil, o.fail(path, keyConfig, err, "the config file given with --config does not exist: check the path")
 		}
 		if err == nil && info.IsDir() {
-			return nil, o.fail(path, keyConfig, nil, "--config must name a file, not a directory")
+			return nil, nil, o.fail(path, keyConfig, nil, "--config must name a file, not a directory")
 		}
 		// An explicit file's neighbours are its project: ${PROJECT_DIR} is
-		// the directory it lives in.
+		// the directory it lives in. The user named it, so it is trusted.
 		cf, err := r.read(path, filepath.Dir(path))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return []*configFile{cf}, nil
+		return []*configFile{cf}, nil, nil
 	}
 
 	if o.Isolated {
-		return nil, nil
+		return nil, nil, nil
 	}
 	// Lowest precedence first: the home directory's files, the platform's
-	// config directory's, then the project's.
-	type place struct {
-		dir, projectDir string
-		shared          bool     // .mcp.json, shared with Claude Code, is read here too
-		names           []string // mcphost's own file: the first of these that exists
-	}
-	dotfiles := []string{".mcphost.yml", ".mcphost.yaml", ".mcphost.json"}
-	var places []place
+	// config directory's (the user's own), then the project's.
+	var files []*configFile
+	var userPaths []string
 	if o.HomeDir != "" {
-		places = append(places, place{o.HomeDir, o.WorkDir, true, dotfiles})
+		userPaths = append(userPaths, configPaths(o.HomeDir, true, dotfiles())...)
 	}
 	if o.ConfigDir != "" && o.ConfigDir != o.WorkDir {
-		places = append(places, place{o.ConfigDir, o.WorkDir, false, []string{"config.yml", "config.yaml", "config.json"}})
+		userPaths = append(userPaths, configPaths(o.ConfigDir, false, []string{"config.yml", "config.yaml", "config.json"})...)
 	}
-	if o.WorkDir != o.HomeDir {
-		places = append(places, place{o.WorkDir, o.WorkDir, true, dotfiles})
-	}
-	var files []*configFile
-	for _, p := range places {
-		// .mcp.json is shared with Claude Code, so mcphost's own file wins.
-		var paths []string
-		if p.shared {
-			paths = append(paths, filepath.Join(p.dir, ".mcp.json"))
+	for _, path := range userPaths {
+		cf, err := r.read(path, o.WorkDir)
+		if err != nil {
+			return nil, nil, err
 		}
-		for _, name := range p.names {
-			if path := filepath.Join(p.dir, name); exists(path) {
-				paths = append(paths, path)
-				break
+		files = append(files, cf)
+	}
+	if o.isHome(o.WorkDir) {
+		return files, nil, nil // the user's own files, read above
+	}
+	paths := configPaths(o.WorkDir, true, dotfiles())
+	if len(paths) == 0 {
+		return files, nil, nil
+	}
+	trustAll, err := o.trustAll()
+	if err != nil {
+		return nil, nil, err
+	}
+	store := o.trustStore()
+	var untrusted []ProjectFile
+	for _, path := range paths {
+		// The bytes checked against the record are the bytes decoded, so a
+		// file changed in between is not used.
+		data, err := r.readBytes(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		pf := o.projectFile(path, data)
+		trusted := trustAll
+		if !trusted {
+			if trusted, err = store.Trusted(pf.Path, pf.SHA256); err != nil {
+				return nil, nil, err
 			}
 		}
-		for _, path := range paths {
-			if !exists(path) {
-				continue
-			}
-			cf, err := r.read(path, p.projectDir)
-			if err != nil {
-				return nil, err
-			}
-			files = append(files, cf)
+		if !trusted {
+			untrusted = append(untrusted, pf)
+			continue
+		}
+		cf, err := r.decode(path, o.WorkDir, data)
+		if err != nil {
+			return nil, nil, err
+		}
+		cf.project = true
+		files = append(files, cf)
+	}
+	return files, untrusted, nil
+}
+
+// dotfiles are the names of mcphost's own file in the home and working
+// directories, the first that exists being read.
+func dotfiles() []string { return []string{".mcphost.yml", ".mcphost.yaml", ".mcphost.json"} }
+
+// configPaths lists the config files in dir, lowest precedence first:
+// .mcp.json when shared (it is shared with Claude Code, so mcphost's own
+// file wins), then the first of names that exists.
+func configPaths(dir string, shared bool, names []string) []string {
+	var paths []string
+	if path := filepath.Join(dir, ".mcp.json"); shared && exists(path) {
+		paths = append(paths, path)
+	}
+	for _, name := range names {
+		if path := filepath.Join(dir, name); exists(path) {
+			return append(paths, path)
 		}
 	}
-	return files, nil
+	return paths
 }
 
 // exists reports whether path names something; a file that exists but

@@ -44,6 +44,11 @@ type Options struct {
 	// ConfigFile, when not empty, is read instead of the usual config
 	// files, as the command's --config does.
 	ConfigFile string
+	// TrustProject uses the project config files of the working directory
+	// (./.mcp.json, ./.mcphost.*) even when the user has not trusted them
+	// (see config.TrustStore); otherwise an untrusted one is left out
+	// with a warning.
+	TrustProject bool
 	// IgnoreConfig reads no config files (but ConfigFile) and no
 	// MCPHOST_* or OLLAMA_HOST variables: only the defaults and these
 	// options count.
@@ -178,6 +183,12 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	// Warnings quote servers' errors and stderr lines, which may hold the
 	// config's secrets.
 	h.warn = func(msg string) { warn(h.mask.String(msg)) }
+	for _, msg := range settings.Warnings {
+		h.warn(msg)
+	}
+	if len(settings.Untrusted) > 0 {
+		h.warn(config.UntrustedWarning(settings.Untrusted))
+	}
 	if err := h.start(ctx); err != nil {
 		h.Close()
 		return nil, err
@@ -192,7 +203,7 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	if opts.Settings != nil {
 		s = *opts.Settings
 	} else {
-		load := config.LoadOptions{ConfigFile: opts.ConfigFile, Servers: opts.Servers, Isolated: opts.IgnoreConfig}
+		load := config.LoadOptions{ConfigFile: opts.ConfigFile, Servers: opts.Servers, Isolated: opts.IgnoreConfig, TrustProject: opts.TrustProject}
 		if opts.NoServers {
 			load.Servers = []config.ServerSpec{}
 		}
@@ -367,7 +378,12 @@ func (h *Host) newApproval() *approval.Toolbox {
 			Allow: h.settings.Approval.Allow,
 			Ask:   h.settings.Approval.Ask,
 			Deny:  h.settings.Approval.Deny,
-			Yolo:  h.settings.Yolo,
+			Project: approval.Rules{
+				Allow: h.settings.Approval.Project.Allow,
+				Ask:   h.settings.Approval.Project.Ask,
+				Deny:  h.settings.Approval.Project.Deny,
+			},
+			Yolo: h.settings.Yolo,
 		},
 		Info:    h.manager,
 		Builtin: func(server string) bool { return builtins[server] },
