@@ -25,6 +25,7 @@ import (
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/session"
 	"github.com/mcphost/mcphost/sysproc"
+	"github.com/mcphost/mcphost/trust"
 	"github.com/mcphost/mcphost/version"
 )
 
@@ -83,7 +84,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	fs := pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	config.RegisterFlags(fs)
-	registerTrustFlags(fs)
+	trust.RegisterFlags(fs)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() { fmt.Fprint(stdout, strings.Replace(usage, "{{FLAGS}}", fs.FlagUsages(), 1)) }
 	// A script's --args:NAME VALUE are not flags: take them out first.
@@ -128,9 +129,12 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers and mcphost tools (see mcphost --help)")
 	}
 	if cmd == "trust" {
-		return runTrust(fs, load, stdin, stdout, stderr)
+		if err := trust.Run(fs, load, stdin, stdout); err != nil {
+			return usageErr("%v", err)
+		}
+		return exitOK
 	}
-	if trustFlagsGiven(fs) {
+	if trust.FlagsGiven(fs) {
 		return usageErr("--yes, --list and --revoke go with mcphost trust (see mcphost --help)")
 	}
 
@@ -145,7 +149,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	// anything starts; other runs leave them out with a warning.
 	chatting := inspect.verb == "" && strings.TrimSpace(settings.Prompt) == "" && isTerminal(stdin) && isTerminal(stdoutFile)
 	if chatting && len(settings.Untrusted) > 0 {
-		if settings, err = confirmProjectFiles(load, settings, stdin, stdout); err != nil {
+		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
 			return usageErr("%v", err)
 		}
 	}

@@ -1,8 +1,9 @@
-package main
-
-// Trust in project config files: "mcphost trust" shows what the working
-// directory's .mcp.json and .mcphost.* would start and set, and records
-// the user's trust; the chat asks the same before it starts.
+// Package trust is the user's side of project config files: "mcphost
+// trust" shows what the working directory's .mcp.json and .mcphost.* would
+// start and set and records the user's decision (package config keeps the
+// record and leaves untrusted files out), and the chat asks the same
+// before it starts.
+package trust
 
 import (
 	"errors"
@@ -12,13 +13,14 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/termtext"
 )
 
-// trustUsage is printed with a usage error of "trust".
-const trustUsage = `usage: mcphost trust [--yes] | mcphost trust --list | mcphost trust --revoke [FILE]`
+// Usage is printed with a usage error of "trust".
+const Usage = `usage: mcphost trust [--yes] | mcphost trust --list | mcphost trust --revoke [FILE]`
 
 // The flags of "mcphost trust".
 const (
@@ -27,37 +29,36 @@ const (
 	flagRevoke = "revoke"
 )
 
-// registerTrustFlags defines the flags of "mcphost trust" on fs.
-func registerTrustFlags(fs *pflag.FlagSet) {
+// RegisterFlags defines the flags of "mcphost trust" on fs.
+func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Bool(flagYes, false, "with trust: trust the project files without asking (after reading what they do)")
 	fs.Bool(flagList, false, "with trust: list the trusted project files")
 	fs.Bool(flagRevoke, false, "with trust: stop trusting FILE, or this folder's project files")
 }
 
-// trustFlagsGiven reports whether any flag of "mcphost trust" was given.
-func trustFlagsGiven(fs *pflag.FlagSet) bool {
+// FlagsGiven reports whether any flag of "mcphost trust" was given.
+func FlagsGiven(fs *pflag.FlagSet) bool {
 	return fs.Changed(flagYes) || fs.Changed(flagList) || fs.Changed(flagRevoke)
 }
 
-// runTrust runs "mcphost trust" and returns the exit code.
-func runTrust(fs *pflag.FlagSet, load config.LoadOptions, stdin *os.File, stdout, stderr io.Writer) int {
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "mcphost: "+format+"\n", a...)
-		return code
-	}
+// Run runs "mcphost trust" (fs.Args() starts with "trust"). Its errors are
+// the user's to fix: a usage error, or a trust record that cannot be read
+// or written.
+func Run(fs *pflag.FlagSet, load config.LoadOptions, stdin *os.File, stdout io.Writer) error {
+	fail := func(format string, a ...any) error { return fmt.Errorf(format, a...) }
 	yes, _ := fs.GetBool(flagYes)
 	list, _ := fs.GetBool(flagList)
 	revoke, _ := fs.GetBool(flagRevoke)
 	args := fs.Args()[1:]
 	switch {
 	case (list && (yes || revoke)) || (yes && revoke):
-		return fail(exitUsage, "give one of --yes, --list and --revoke\n%s", trustUsage)
+		return fail("give one of --yes, --list and --revoke\n%s", Usage)
 	case len(args) > 1 || (len(args) == 1 && !revoke):
-		return fail(exitUsage, "unexpected argument %q after trust\n%s", args[len(args)-1], trustUsage)
+		return fail("unexpected argument %q after trust\n%s", args[len(args)-1], Usage)
 	}
 	store, err := load.TrustStore()
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return err
 	}
 	switch {
 	case list:
@@ -68,9 +69,9 @@ func runTrust(fs *pflag.FlagSet, load config.LoadOptions, stdin *os.File, stdout
 		err = trustHere(store, load, yes, stdin, stdout)
 	}
 	if err != nil {
-		return fail(exitUsage, "%s", termtext.Clean(errorText(err)))
+		return errors.New(termtext.Clean(strings.ReplaceAll(err.Error(), "\n", " ")))
 	}
-	return exitOK
+	return nil
 }
 
 // trustHere shows what this folder's untrusted project files would do and,
@@ -97,7 +98,7 @@ func trustHere(store config.TrustStore, load config.LoadOptions, yes bool, stdin
 	}
 	describeProjectFiles(stdout, untrusted)
 	if !yes {
-		if !isTerminal(stdin) {
+		if !term.IsTerminal(int(stdin.Fd())) {
 			return errors.New("no terminal to ask on: read the above, then run mcphost trust --yes to trust the files")
 		}
 		if !askYesNo(stdin, stdout, "Trust "+fileNames(untrusted)+" and use "+them(untrusted)+"? [y/N] ") {
@@ -121,7 +122,7 @@ func describeProjectFiles(w io.Writer, files []config.ProjectFile) {
 			fmt.Fprintf(w, "  %s\n", termtext.Clean(l))
 		}
 		if err != nil {
-			fmt.Fprintf(w, "  (and it has a problem: %s)\n", termtext.Clean(errorText(err)))
+			fmt.Fprintf(w, "  (and it has a problem: %s)\n", termtext.Line(err.Error()))
 		}
 	}
 }
@@ -184,11 +185,11 @@ func revokeTrust(store config.TrustStore, load config.LoadOptions, args []string
 	return nil
 }
 
-// confirmProjectFiles asks, before a chat starts, whether to trust the
+// Confirm asks, before a chat starts, whether to trust the
 // project files that settings left out. Yes records the trust and returns
 // the settings loaded again with them; no returns settings without them,
 // and without the warning, since the user just decided.
-func confirmProjectFiles(load config.LoadOptions, settings *config.Settings, stdin *os.File, stdout io.Writer) (*config.Settings, error) {
+func Confirm(load config.LoadOptions, settings *config.Settings, stdin *os.File, stdout io.Writer) (*config.Settings, error) {
 	files := settings.Untrusted
 	describeProjectFiles(stdout, files)
 	if !askYesNo(stdin, stdout, "Trust "+fileNames(files)+" and use "+them(files)+"? [y/N] ") {
