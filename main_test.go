@@ -308,8 +308,10 @@ func TestEnvExpansionReachesTheServer(t *testing.T) {
 		t.Errorf("list_directory result = %q, want notes.txt from the expanded directory", got)
 	}
 
+	// Unset, the variable fails its server (the only one here: exit 5),
+	// naming the file, the server and the variable.
 	out = runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "list"}, dir: dir, host: ollama.URL})
-	if out.code != 2 || !strings.Contains(out.stderr, ".mcp.json") || !strings.Contains(out.stderr, `"files"`) || !strings.Contains(out.stderr, "DATA_DIR") {
+	if out.code != 5 || !strings.Contains(out.stderr, ".mcp.json") || !strings.Contains(out.stderr, `"files"`) || !strings.Contains(out.stderr, "DATA_DIR") {
 		t.Errorf("unset variable: exit %d, stderr %q", out.code, out.stderr)
 	}
 }
