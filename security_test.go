@@ -1,0 +1,108 @@
+package main
+
+// End-to-end tests of containment: what comes from outside (a config's
+// secrets, a redirecting server, the model endpoint, the model itself, a
+// flood) cannot get past the user. docs/security.md lists what each holds.
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcphost/mcphost/ollamatest"
+)
+
+// TestNoPlantedSecretInAnyOutput plants secrets in a config (an env value
+// a failing server prints, the password in a server's URL) and looks for
+// them in every output mcphost has: text, json and stream-json runs
+// (start events included), --debug, servers and tools list in both forms.
+func TestNoPlantedSecretInAnyOutput(t *testing.T) {
+	const envSecret, urlPassword = "env-token-5c1d9e7a", "url-pass-8e2b"
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "servers.yml", fmt.Sprintf(`mcpServers:
+  fs: {type: builtin, name: fs}
+  leaky:
+    command: sh
+    args: ["-c", "echo \"cannot log in with $SERVICE_TOKEN\" >&2; exit 1"]
+    env:
+      SERVICE_TOKEN: %s
+  web:
+    type: http
+    url: http://ann:%s@%s/mcp
+`, envSecret, urlPassword, freeAddr(t)))
+
+	runs := [][]string{
+		{"-p", "hi"},
+		{"-p", "hi", "--debug"},
+		{"-p", "hi", "--output", "json"},
+		{"-p", "hi", "--output", "stream-json"},
+		{"servers"},
+		{"servers", "--output", "json"},
+		{"tools", "list"},
+		{"tools", "list", "--output", "json"},
+	}
+	for _, args := range runs {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			ollama := ollamatest.NewServer()
+			defer ollama.Close()
+			ollama.Enqueue(ollamatest.Reply{Content: "hello"})
+			out := runBinary(t, invocation{args: append([]string{"-m", "tiny", "--config", cfg}, args...), dir: dir, host: ollama.URL})
+			all := out.stdout + out.stderr
+			// The outputs do talk about the failed servers, so the test
+			// looks where the secrets would be.
+			if !strings.Contains(all, `"web"`) && !strings.Contains(all, "web ") {
+				t.Fatalf("nothing was said about the failing servers:\nstdout %s\nstderr %s", out.stdout, out.stderr)
+			}
+			for name, s := range map[string]string{"env secret": envSecret, "URL password": urlPassword} {
+				if strings.Contains(all, s) {
+					t.Errorf("the %s %q is in the output:\nstdout %s\nstderr %s", name, s, out.stdout, out.stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestHeadersAreNotSentAfterARedirectToAnotherOrigin configures a server
+// with an Authorization header whose URL redirects to another host: the
+// other host must not get the header.
+func TestHeadersAreNotSentAfterARedirectToAnotherOrigin(t *testing.T) {
+	var mu sync.Mutex
+	var stolen []string
+	thief := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		stolen = append(stolen, r.Method+" "+r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.Error(w, "nothing here", http.StatusNotFound)
+	}))
+	defer thief.Close()
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, thief.URL+"/mcp", http.StatusTemporaryRedirect)
+	}))
+	defer redirector.Close()
+
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "servers.yml", fmt.Sprintf(`mcpServers:
+  remote:
+    type: http
+    url: %s/mcp
+    headers:
+      Authorization: Bearer hdr-secret-31f4
+`, redirector.URL))
+	out := runBinary(t, invocation{args: []string{"servers", "--config", cfg}, dir: dir})
+	if out.code != 5 {
+		t.Errorf("exit %d, want 5 (the server could not start): %s %s", out.code, out.stdout, out.stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(stolen) == 0 {
+		t.Fatal("the redirect was not followed, so the test proves nothing")
+	}
+	for _, req := range stolen {
+		if strings.Contains(req, "hdr-secret") {
+			t.Errorf("the other origin got the configured header: %q", req)
+		}
+	}
+}
