@@ -8,9 +8,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ollama/ollama/api"
 
 	"github.com/mcphost/mcphost/ollamatest"
 )
@@ -104,5 +108,36 @@ func TestHeadersAreNotSentAfterARedirectToAnotherOrigin(t *testing.T) {
 		if strings.Contains(req, "hdr-secret") {
 			t.Errorf("the other origin got the configured header: %q", req)
 		}
+	}
+}
+
+// TestFSRefusesToWriteThroughAHardLink: a hard link in the working
+// directory to a file outside it; the model, allowed to write, tries to
+// overwrite it through the built-in fs server, and is told why not.
+func TestFSRefusesToWriteThroughAHardLink(t *testing.T) {
+	base := t.TempDir()
+	dir, outside := filepath.Join(base, "project"), filepath.Join(base, "outside.txt")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeConfig(t, base, "outside.txt", "keep me")
+	if err := os.Link(outside, filepath.Join(dir, "notes.txt")); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__write_file", map[string]any{"path": "notes.txt", "content": "pwned"})}},
+		ollamatest.Reply{Content: "could not"},
+	)
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "write", "--allow-tool", "fs__write_file"}, dir: dir, host: ollama.URL})
+	if out.code != 0 {
+		t.Fatalf("exit %d: %s", out.code, out.stderr)
+	}
+	if got := toolResultsByName(ollama.Requests()[1])["fs__write_file"]; !strings.Contains(got, "hard links") {
+		t.Errorf("the model was not told why: %q", got)
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "keep me" {
+		t.Errorf("the file outside the working directory was written through the hard link: %q", data)
 	}
 }
