@@ -141,3 +141,38 @@ func TestFSRefusesToWriteThroughAHardLink(t *testing.T) {
 		t.Errorf("the file outside the working directory was written through the hard link: %q", data)
 	}
 }
+
+// TestFetchRefusesLoopbackUnlessAllowed: the built-in fetch server does
+// not read a service on 127.0.0.1 for the model, unless the config says
+// allow_private: true.
+func TestFetchRefusesLoopbackUnlessAllowed(t *testing.T) {
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "internal admin page")
+	}))
+	defer local.Close()
+	for _, tt := range []struct {
+		options string
+		want    string
+	}{
+		{"{}", "connects to 127.0.0.1, a loopback address"},
+		{"{allow_private: true}", "internal admin page"},
+	} {
+		t.Run(tt.options, func(t *testing.T) {
+			ollama := ollamatest.NewServer()
+			defer ollama.Close()
+			ollama.Enqueue(
+				ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("web__fetch", map[string]any{"url": local.URL + "/admin"})}},
+				ollamatest.Reply{Content: "done"},
+			)
+			dir := t.TempDir()
+			cfg := writeConfig(t, dir, "servers.yml", "mcpServers:\n  web: {type: builtin, name: fetch, options: "+tt.options+"}\n")
+			out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "read it", "--config", cfg, "--allow-tool", "web__fetch"}, dir: dir, host: ollama.URL})
+			if out.code != 0 {
+				t.Fatalf("exit %d: %s", out.code, out.stderr)
+			}
+			if got := toolResultsByName(ollama.Requests()[1])["web__fetch"]; !strings.Contains(got, tt.want) {
+				t.Errorf("fetch result = %q, want it to hold %q", got, tt.want)
+			}
+		})
+	}
+}
