@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/termtext"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -51,7 +52,8 @@ func main() {
 // run is main with its inputs and outputs passed in, returning the exit code.
 func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "mcphost: "+format+"\n", a...)
+		// Config errors quote files, which may come from anywhere.
+		fmt.Fprintf(stderr, "mcphost: %s\n", termtext.Clean(fmt.Sprintf(format, a...)))
 		return exitUsage
 	}
 	fs := pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
@@ -216,9 +218,11 @@ func terminalWidth(f *os.File) int {
 	return 80
 }
 
-// errorText is the message of err for the user, on one line.
+// errorText is the message of err for the user, on one line, cleaned of
+// escape sequences and control characters: errors quote the model
+// endpoint's and servers' answers, which must not drive the terminal.
 func errorText(err error) string {
-	return strings.ReplaceAll(err.Error(), "\n", " ")
+	return termtext.Line(err.Error())
 }
 
 // newLogger is the log on w: warnings, and with --debug everything. The

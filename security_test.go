@@ -5,6 +5,7 @@ package main
 // flood) cannot get past the user. docs/security.md lists what each holds.
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -175,4 +176,67 @@ func TestFetchRefusesLoopbackUnlessAllowed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hostile is text an attacker would like to reach a terminal: a clipboard
+// write (OSC 52), a window title, a screen clear, a bell.
+const hostile = "\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;pwned\x07\x1b[2J\x1b[H\x07"
+
+// TestNoEscapeSequencesFromOutside: the model endpoint's error text, a
+// failing server's last words and the model's own text (split across
+// streamed pieces) reach stderr and piped stdout without their escape
+// sequences; the JSON output keeps the model's text exactly.
+func TestNoEscapeSequencesFromOutside(t *testing.T) {
+	dir := t.TempDir()
+	config, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"fs":   map[string]any{"type": "builtin", "name": "fs"},
+		"loud": map[string]any{"command": "sh", "args": []string{"-c", "printf 'crashed %s\\n' \"$1\" >&2; exit 1", "sh", hostile}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeConfig(t, dir, "servers.json", string(config))
+
+	t.Run("engine error", func(t *testing.T) {
+		ollama := ollamatest.NewServer()
+		defer ollama.Close()
+		ollama.Handle(func(api.ChatRequest) ollamatest.Reply {
+			return ollamatest.Reply{Status: http.StatusBadRequest, Error: "bad request " + hostile + " end"}
+		})
+		out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hi", "--config", cfg}, dir: dir, host: ollama.URL})
+		if out.code != 3 || !strings.Contains(out.stderr, "mcphost: ollama: bad request") || !strings.Contains(out.stderr, "end") {
+			t.Fatalf("exit %d, stderr %q: want exit 3 and the engine's error", out.code, out.stderr)
+		}
+		if !strings.Contains(out.stderr, "crashed ") || strings.Contains(out.stderr, "crashed ***") {
+			t.Errorf("the failing server's warning is missing: %q", out.stderr)
+		}
+		if strings.ContainsAny(out.stderr, "\x1b\x07") {
+			t.Errorf("stderr holds escape sequences: %q", out.stderr)
+		}
+	})
+
+	answer := []string{"Here \x1b]52;c;cm0g", "LXJmIH4=\x07is\x1b[2J\x1b", "[H\tthe answer\x07\n"}
+	t.Run("model text, piped", func(t *testing.T) {
+		ollama := ollamatest.NewServer()
+		defer ollama.Close()
+		ollama.Enqueue(ollamatest.Reply{Chunks: answer})
+		out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hi", "--config", cfg}, dir: dir, host: ollama.URL})
+		if out.code != 0 || out.stdout != "Here is\tthe answer\n" {
+			t.Errorf("exit %d, stdout %q, want the answer without escape sequences", out.code, out.stdout)
+		}
+	})
+
+	t.Run("model text, json", func(t *testing.T) {
+		ollama := ollamatest.NewServer()
+		defer ollama.Close()
+		ollama.Enqueue(ollamatest.Reply{Chunks: answer})
+		out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hi", "--config", cfg, "--output", "json"}, dir: dir, host: ollama.URL})
+		var final struct{ Answer string }
+		if err := json.Unmarshal([]byte(out.stdout), &final); err != nil {
+			t.Fatalf("exit %d, stdout %q: %v", out.code, out.stdout, err)
+		}
+		if want := strings.Join(answer, ""); final.Answer != want {
+			t.Errorf("json answer = %q, want the exact text %q", final.Answer, want)
+		}
+	})
 }
