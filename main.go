@@ -122,7 +122,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		return runInspect(inspect, settings, logger, stdin, stdout, stderr)
 	}
 
-	prompt, err := readPrompt(settings.Prompt, stdin)
+	prompt, err := readPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -178,14 +178,19 @@ func exitCode(ctx context.Context, err error) int {
 }
 
 // readPrompt combines -p with piped stdin: stdin alone is the prompt; with
-// -p it is attached to the prompt as context.
-func readPrompt(flagPrompt string, stdin *os.File) (string, error) {
+// -p it is attached to the prompt as context. Input longer than limit
+// bytes is refused, having read no more than one byte past it, before
+// anything starts.
+func readPrompt(flagPrompt string, stdin *os.File, limit int) (string, error) {
 	if !isPipedInput(stdin) {
 		return strings.TrimSpace(flagPrompt), nil
 	}
-	data, err := io.ReadAll(stdin)
+	data, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
 	if err != nil {
 		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+	}
+	if len(data) > limit {
+		return "", fmt.Errorf("stdin holds more than %s, the limit (--max-stdin-bytes): nothing was sent; pipe in less, or raise --max-stdin-bytes", termtext.Bytes(limit))
 	}
 	piped := strings.TrimSpace(string(data))
 	flagPrompt = strings.TrimSpace(flagPrompt)

@@ -6,10 +6,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -239,4 +242,135 @@ func TestNoEscapeSequencesFromOutside(t *testing.T) {
 			t.Errorf("json answer = %q, want the exact text %q", final.Answer, want)
 		}
 	})
+}
+
+// TestAFloodingModelIsStopped: a model that streams 20 MB, more than the
+// default 8 MiB cap on a reply, ends the run with an error and exit 3.
+func TestAFloodingModelIsStopped(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	piece := strings.Repeat("flood ", 10<<10/6)
+	chunks := make([]string, 20<<20/len(piece))
+	for i := range chunks {
+		chunks[i] = piece
+	}
+	ollama.Enqueue(ollamatest.Reply{Chunks: chunks})
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "say everything", "--quiet"}, host: ollama.URL})
+	if out.code != 3 || !strings.Contains(out.stderr, "the model's reply grew past 8.0 MB, so it was stopped (--max-reply-bytes sets the limit)") {
+		t.Errorf("exit %d, stderr %q: want exit 3 and the reply limit named", out.code, out.stderr)
+	}
+	if n := len(out.stdout); n > 8<<20+len(piece) {
+		t.Errorf("%d bytes reached stdout, more than the cap", n)
+	}
+}
+
+// TestASilentModelIsStopped: a model that sends nothing ends the call
+// after --model-idle-timeout, with exit 3, and is not asked again.
+func TestASilentModelIsStopped(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	defer close(hold)
+	ollama.Enqueue(ollamatest.Reply{Hold: hold, Content: "too late"})
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hello?", "--model-idle-timeout", "500ms", "--output", "json"}, host: ollama.URL})
+	var final struct {
+		Error    string
+		ExitCode int `json:"exit_code"`
+	}
+	if err := json.Unmarshal([]byte(out.stdout), &final); err != nil {
+		t.Fatalf("stdout %q: %v", out.stdout, err)
+	}
+	if out.code != 3 || final.ExitCode != 3 || !strings.Contains(final.Error, "the model sent nothing for 500ms, so the call was stopped") {
+		t.Errorf("exit %d, final %+v, stderr %q", out.code, final, out.stderr)
+	}
+	if n := ollama.RequestCount(); n != 1 {
+		t.Errorf("%d model requests, want 1", n)
+	}
+}
+
+// endless is piped input that never ends, counting what was read of it.
+type endless struct{ read int }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.read >= 100<<20 {
+		return 0, io.EOF
+	}
+	for i := range p {
+		p[i] = 'a'
+	}
+	e.read += len(p)
+	return len(p), nil
+}
+
+// TestTooMuchPipedInputIsRefused pipes 100 MB: mcphost refuses it with
+// exit 2 after reading little more than the 16 MiB limit, and the model
+// is never called.
+func TestTooMuchPipedInputIsRefused(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	cmd := invocation{args: []string{"-m", "tiny", "-p", "summarise"}, host: ollama.URL}.command(t)
+	in := &endless{}
+	var stderr strings.Builder
+	cmd.Stdin, cmd.Stderr = in, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("err %v, stderr %q: want exit 2", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "stdin holds more than 16.0 MB, the limit (--max-stdin-bytes): nothing was sent") {
+		t.Errorf("stderr = %q", stderr.String())
+	}
+	if in.read > 17<<20 {
+		t.Errorf("mcphost read %d bytes of stdin before refusing it", in.read)
+	}
+	if n := ollama.RequestCount() + len(ollama.ShowRequests()); n != 0 {
+		t.Errorf("the model was contacted %d times", n)
+	}
+}
+
+// TestToolCallsOfOneMessageAreBounded: the model asks for 300 bash calls
+// in one message. At most 32 run, never more than 8 at once; the other 268
+// get an error result the model reads.
+func TestToolCallsOfOneMessageAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "journal")
+	var calls []api.ToolCall
+	for i := range 300 {
+		cmd := fmt.Sprintf("echo start >> %s; sleep 0.2; echo end >> %s; echo call %d", journal, journal, i)
+		calls = append(calls, ollamatest.Call("sh__run", map[string]any{"command": cmd}))
+	}
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(ollamatest.Reply{ToolCalls: calls}, ollamatest.Reply{Content: "done"})
+	cfg := writeConfig(t, dir, "servers.yml", "mcpServers:\n  sh: {type: builtin, name: bash}\n")
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "run them all", "--config", cfg, "--allow-tool", "sh__run", "--quiet"}, dir: dir, host: ollama.URL})
+	if out.code != 0 {
+		t.Fatalf("exit %d: %s", out.code, out.stderr)
+	}
+	data, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	running, most, started := 0, 0, 0
+	for _, line := range strings.Fields(string(data)) {
+		if line == "start" {
+			running++
+			started++
+			most = max(most, running)
+		} else {
+			running--
+		}
+	}
+	if started != 32 || most > 8 || most < 2 {
+		t.Errorf("%d calls ran, at most %d at once; want 32, at most 8 at once (and more than one)", started, most)
+	}
+	refused := 0
+	for _, m := range ollama.Requests()[1].Messages {
+		if m.Role == "tool" && strings.Contains(m.Content, "asked for 300 tool calls and at most 32 run per message") {
+			refused++
+		}
+	}
+	if refused != 268 {
+		t.Errorf("%d calls were refused with the reason, want 268", refused)
+	}
 }
