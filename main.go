@@ -27,6 +27,7 @@ import (
 	"github.com/mcphost/mcphost/sysproc"
 	"github.com/mcphost/mcphost/trust"
 	"github.com/mcphost/mcphost/version"
+	"github.com/mcphost/mcphost/termtext"
 )
 
 // Exit codes, documented in README.md and --help.
@@ -78,7 +79,8 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		}
 	}()
 	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "mcphost: "+format+"\n", a...)
+		// Config errors quote files, which may come from anywhere.
+		fmt.Fprintf(stderr, "mcphost: %s\n", termtext.Clean(fmt.Sprintf(format, a...)))
 		return exitUsage
 	}
 	fs := pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
@@ -171,7 +173,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		return runInspect(con, inspect, settings, logger)
 	}
 
-	prompt, err := readPrompt(settings.Prompt, stdin)
+	prompt, err := readPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -233,14 +235,19 @@ func exitCode(ctx context.Context, err error) int {
 }
 
 // readPrompt combines -p with piped stdin: stdin alone is the prompt; with
-// -p it is attached to the prompt as context.
-func readPrompt(flagPrompt string, stdin *os.File) (string, error) {
+// -p it is attached to the prompt as context. Input longer than limit
+// bytes is refused, having read no more than one byte past it, before
+// anything starts.
+func readPrompt(flagPrompt string, stdin *os.File, limit int) (string, error) {
 	if !isPipedInput(stdin) {
 		return strings.TrimSpace(flagPrompt), nil
 	}
-	data, err := io.ReadAll(stdin)
+	data, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
 	if err != nil {
 		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+	}
+	if len(data) > limit {
+		return "", fmt.Errorf("stdin holds more than %s, the limit (--max-stdin-bytes): nothing was sent; pipe in less, or raise --max-stdin-bytes", termtext.Bytes(limit))
 	}
 	piped := strings.TrimSpace(string(data))
 	flagPrompt = strings.TrimSpace(flagPrompt)
@@ -277,9 +284,11 @@ func terminalWidth(f *os.File) int {
 	return 80
 }
 
-// errorText is the message of err for the user, on one line.
+// errorText is the message of err for the user, on one line, cleaned of
+// escape sequences and control characters: errors quote the model
+// endpoint's and servers' answers, which must not drive the terminal.
 func errorText(err error) string {
-	return strings.ReplaceAll(err.Error(), "\n", " ")
+	return termtext.Line(err.Error())
 }
 
 // newLogger is the log on w: warnings, and with --debug everything. The

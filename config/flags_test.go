@@ -34,6 +34,11 @@ func TestRegisterFlags(t *testing.T) {
 		{"audit", "", ""},
 		{"max-result-bytes", "", "0"},
 		{"elicitation", "", "decline"},
+		{"max-reply-bytes", "", "8388608"},
+		{"model-idle-timeout", "", "5m0s"},
+		{"max-stdin-bytes", "", "16777216"},
+		{"max-parallel-tools", "", "8"},
+		{"max-tool-calls", "", "32"},
 		{"url", "", ""},
 		{"stdio", "", ""},
 	}

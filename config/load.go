@@ -45,6 +45,15 @@ type Settings struct {
 	// MaxResultBytes caps each tool result the model sees; 0 leaves the
 	// cap to the runner (about half the context window).
 	MaxResultBytes int
+	// MaxReplyBytes caps one model reply and ModelIdleTimeout the time a
+	// model call may go without receiving anything; MaxStdinBytes caps
+	// piped input. All at least 1.
+	MaxReplyBytes    int
+	ModelIdleTimeout time.Duration
+	MaxStdinBytes    int
+	// MaxParallelTools is how many tool calls of one model message run at
+	// once, MaxToolCalls how many run at all. Both at least 1.
+	MaxParallelTools, MaxToolCalls int
 
 	// Quiet asks for the final answer only; Debug for a log of config
 	// files, server start-up and MCP traffic.
@@ -187,6 +196,11 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.MaxSteps = g.integer(keyMaxSteps)
 	s.NumCtx = g.integer(keyNumCtx)
 	s.MaxResultBytes = g.integer(keyMaxResultBytes)
+	s.MaxReplyBytes = g.integer(keyMaxReplyBytes)
+	s.ModelIdleTimeout = g.duration(keyModelIdleTimeout)
+	s.MaxStdinBytes = g.integer(keyMaxStdinBytes)
+	s.MaxParallelTools = g.integer(keyMaxParallelTools)
+	s.MaxToolCalls = g.integer(keyMaxToolCalls)
 	s.Quiet = g.boolean(keyQuiet)
 	s.Debug = g.boolean(keyDebug)
 	s.HideThinking = g.boolean(keyHideThinking)
@@ -448,6 +462,11 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 	v.SetDefault(keyNumCtx, defaultNumCtx)
 	v.SetDefault(keyOutput, defaultOutput)
 	v.SetDefault(keyTheme, "auto")
+	v.SetDefault(keyMaxReplyBytes, defaultMaxReplyBytes)
+	v.SetDefault(keyModelIdleTimeout, defaultModelIdleTimeout.String())
+	v.SetDefault(keyMaxStdinBytes, defaultMaxStdinBytes)
+	v.SetDefault(keyMaxParallelTools, defaultMaxParallelTools)
+	v.SetDefault(keyMaxToolCalls, defaultMaxToolCalls)
 
 	origins := map[string]origin{}
 	for _, f := range files {
@@ -573,6 +592,33 @@ func (g *getter) waitDuration(key string) time.Duration {
 	return d
 }
 
+// duration reads a length of time: a duration ("90s", "5m") or a number
+// of seconds.
+func (g *getter) duration(key string) time.Duration {
+	switch d := g.v.Get(key).(type) {
+	case time.Duration:
+		return d
+	case int:
+		return time.Duration(d) * time.Second
+	case int64:
+		return time.Duration(d) * time.Second
+	case uint64:
+		return time.Duration(d) * time.Second
+	case float64:
+		return time.Duration(d * float64(time.Second))
+	case string:
+		s := strings.TrimSpace(d)
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return time.Duration(f * float64(time.Second))
+		}
+		if v, err := time.ParseDuration(s); err == nil {
+			return v
+		}
+	}
+	g.bad(key, `a duration such as "90s" or "5m", or a number of seconds`)
+	return 0
+}
+
 // boolean reads a true/false setting from a flag, a bool or a string.
 func (g *getter) boolean(key string) bool {
 	switch b := g.v.Get(key).(type) {
@@ -614,6 +660,20 @@ func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
 	}
 	if s.MaxResultBytes < 0 {
 		return o.describe(keyMaxResultBytes, origins[keyMaxResultBytes], "must be 0 (about half the context window) or more, got %d", s.MaxResultBytes)
+	}
+	for _, b := range []struct {
+		key   string
+		value int
+	}{
+		{keyMaxReplyBytes, s.MaxReplyBytes}, {keyMaxStdinBytes, s.MaxStdinBytes},
+		{keyMaxParallelTools, s.MaxParallelTools}, {keyMaxToolCalls, s.MaxToolCalls},
+	} {
+		if b.value < 1 {
+			return o.describe(b.key, origins[b.key], "must be at least 1, got %d", b.value)
+		}
+	}
+	if s.ModelIdleTimeout <= 0 {
+		return o.describe(keyModelIdleTimeout, origins[keyModelIdleTimeout], "must be more than 0, got %s", s.ModelIdleTimeout)
 	}
 	if !slices.Contains(ElicitationModes(), string(s.Elicitation)) {
 		return o.describe(keyElicitation, origins[keyElicitation], "must be one of %s, got %q",

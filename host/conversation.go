@@ -36,6 +36,11 @@ func (h *Host) NewConversation() *Conversation {
 		MaxSteps:     s.MaxSteps,
 		NumCtx:       s.NumCtx,
 		ResultBudget: s.MaxResultBytes,
+		// Zero (settings made in code) means the runner's and the
+		// provider's defaults.
+		MaxParallelTools: s.MaxParallelTools,
+		MaxToolCalls:     s.MaxToolCalls,
+		Limits:           provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
 	})}
 	model := h.model
 	c.model.Store(&model)

@@ -352,7 +352,7 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		stopKill = context.AfterFunc(ctx, t.proc.killTree)
 		transport = t
 	case config.TransportHTTP, config.TransportSSE:
-		client, hdr, base := newHTTPClient(s.spec.Headers, m.log.With("server", s.spec.Name))
+		client, hdr, base := newHTTPClient(s.spec.URL, s.spec.Headers, m.log.With("server", s.spec.Name))
 		c.hdr, c.httpTr = hdr, base
 		transport = newHTTPTransport(s.spec, client, c.life)
 	case config.TransportBuiltin:
@@ -372,15 +372,15 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 	if err != nil && s.spec.FallbackSSE && c.transport == config.TransportHTTP && sseMayWork(ctx, c, err) {
 		// The URL answered, but not as Streamable HTTP: it may be a
 		// legacy SSE server.
-		m.log.Debug("trying SSE after Streamable HTTP failed", "server", s.spec.Name, "url", s.spec.URL, "error", err)
+		m.log.Debug("trying SSE after Streamable HTTP failed", "server", s.spec.Name, "url", shownURL(s.spec.URL), "error", err)
 		spec := s.spec
 		spec.Transport = config.TransportSSE
-		client, hdr, base := newHTTPClient(spec.Headers, m.log.With("server", spec.Name))
+		client, hdr, base := newHTTPClient(spec.URL, spec.Headers, m.log.With("server", spec.Name))
 		c.hdr, c.httpTr, c.transport = hdr, base, config.TransportSSE
 		var sseErr error
 		sse := &tapTransport{inner: newHTTPTransport(spec, client, c.life), raw: c.raw}
 		if sess, sseErr = m.client.Connect(ctx, sse, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
-			return c, nil, fmt.Errorf("cannot connect to %s as Streamable HTTP (%v) nor as SSE (%w)", s.spec.URL, err, sseErr)
+			return c, nil, fmt.Errorf("cannot connect to %s as Streamable HTTP (%v) nor as SSE (%w)", shownURL(s.spec.URL), err, sseErr)
 		}
 		err = nil
 	}
@@ -478,7 +478,7 @@ func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Du
 		if cause == "" {
 			cause = err.Error()
 		}
-		e.Message = fmt.Sprintf("server %q: cannot connect to %s: %s", name, s.spec.URL, cause)
+		e.Message = fmt.Sprintf("server %q: cannot connect to %s: %s", name, shownURL(s.spec.URL), cause)
 		transient = true
 	default:
 		e.Message = fmt.Sprintf("server %q failed to start: %v", name, err)
@@ -492,7 +492,7 @@ func authMessage(spec config.ServerSpec, hdr *headerTransport) string {
 	if spec.Source != "" {
 		where += " in " + spec.Source
 	}
-	return fmt.Sprintf("server %q: authentication failed (%s) at %s: check the credentials in %s", spec.Name, hdr.lastFailure(), spec.URL, where)
+	return fmt.Sprintf("server %q: authentication failed (%s) at %s: check the credentials in %s", spec.Name, hdr.lastFailure(), shownURL(spec.URL), where)
 }
 
 // lastWords is the best one-line account of why a stdio server ended: its
