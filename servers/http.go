@@ -104,9 +104,12 @@ func (t *headerTransport) lastFailure() string {
 // It has no overall timeout: an SSE stream stays open for the session.
 // Requests are retried as retryTransport says; log receives the retries.
 // The headers go only to endpoint's origin.
-func newHTTPClient(endpoint string, headers map[string]string, log *slog.Logger) (*http.Client, *headerTransport, *http.Transport) {
+func newHTTPClient(endpoint string, headers map[string]string, log *slog.Logger, raw *rawTools) (*http.Client, *headerTransport, *http.Transport) {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	ht := &headerTransport{base: base, headers: maps.Clone(headers)}
+	if raw != nil {
+		ht.base = &rawTap{base: base, raw: raw}
+	}
 	if u, err := url.Parse(endpoint); err == nil {
 		ht.origin = originOf(u)
 	} else {

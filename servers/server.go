@@ -337,6 +337,7 @@ func (s *server) voidStart() *StartError {
 // stopped or killed.
 func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, error) {
 	c := newConn(s.spec.Name)
+	c.raw = newRawTools()
 	var transport mcp.Transport
 	stopKill := func() bool { return true }
 	defer func() { stopKill() }()
@@ -352,7 +353,7 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		stopKill = context.AfterFunc(ctx, t.proc.killTree)
 		transport = t
 	case config.TransportHTTP, config.TransportSSE:
-		client, hdr, base := newHTTPClient(s.spec.URL, s.spec.Headers, m.log.With("server", s.spec.Name))
+		client, hdr, base := newHTTPClient(s.spec.URL, s.spec.Headers, m.log.With("server", s.spec.Name), c.raw)
 		c.hdr, c.httpTr = hdr, base
 		transport = newHTTPTransport(s.spec, client, c.life)
 	case config.TransportBuiltin:
@@ -366,8 +367,13 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 	}
 
 	c.transport = s.configured()
-	c.raw = newRawTools()
-	transport = &tapTransport{inner: transport, raw: c.raw}
+	if c.transport == config.TransportStdio || c.transport == config.TransportBuiltin {
+		// HTTP transports are tapped below the SDK, in their http.Client:
+		// the SDK's own HTTP connection needs to see what the session
+		// does (a wrapper would hide it, and with it the stream servers
+		// send their requests on).
+		transport = &tapTransport{inner: transport, raw: c.raw}
+	}
 	sess, err := m.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil && s.spec.FallbackSSE && c.transport == config.TransportHTTP && sseMayWork(ctx, c, err) {
 		// The URL answered, but not as Streamable HTTP: it may be a
@@ -375,11 +381,10 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		m.log.Debug("trying SSE after Streamable HTTP failed", "server", s.spec.Name, "url", shownURL(s.spec.URL), "error", err)
 		spec := s.spec
 		spec.Transport = config.TransportSSE
-		client, hdr, base := newHTTPClient(spec.URL, spec.Headers, m.log.With("server", spec.Name))
+		client, hdr, base := newHTTPClient(spec.URL, spec.Headers, m.log.With("server", spec.Name), c.raw)
 		c.hdr, c.httpTr, c.transport = hdr, base, config.TransportSSE
 		var sseErr error
-		sse := &tapTransport{inner: newHTTPTransport(spec, client, c.life), raw: c.raw}
-		if sess, sseErr = m.client.Connect(ctx, sse, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
+		if sess, sseErr = m.client.Connect(ctx, newHTTPTransport(spec, client, c.life), &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
 			return c, nil, fmt.Errorf("cannot connect to %s as Streamable HTTP (%v) nor as SSE (%w)", shownURL(s.spec.URL), err, sseErr)
 		}
 		err = nil
