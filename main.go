@@ -25,9 +25,9 @@ import (
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/session"
 	"github.com/mcphost/mcphost/sysproc"
+	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/trust"
 	"github.com/mcphost/mcphost/version"
-	"github.com/mcphost/mcphost/termtext"
 )
 
 // Exit codes, documented in README.md and --help.
