@@ -96,8 +96,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fs.Usage()
-			return exitOK
+			return exitOK // pflag printed the help itself
 		}
 		return usageErr("%v (see mcphost --help)", err)
 	}

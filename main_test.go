@@ -434,6 +434,9 @@ func TestHelpListsExitCodes(t *testing.T) {
 			t.Errorf("--help lacks %q", want)
 		}
 	}
+	if n := strings.Count(out.stdout, "Exit codes:"); n != 1 || out.code != 0 {
+		t.Errorf("--help: exit %d, the help printed %d times", out.code, n)
+	}
 }
 
 // TestNoChildOutlivesMcphost checks that a stdio server and a grandchild
