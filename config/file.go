@@ -25,6 +25,9 @@ type configFile struct {
 	servers map[string]any
 	// approval is the raw "approval" section, read by Load.
 	approval any
+	// sections are the other structured sections ("models", "hooks"),
+	// raw, by canonical key.
+	sections map[string]any
 	// project marks a file of the working directory: it is used only when
 	// trusted, its approval rules only tighten the user's, and it cannot
 	// turn on yolo.
@@ -83,7 +86,7 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 	if err != nil {
 		return nil, err
 	}
-	f := &configFile{path: path, projectDir: projectDir, settings: map[string]any{}}
+	f := &configFile{path: path, projectDir: projectDir, settings: map[string]any{}, sections: map[string]any{}}
 	if doc == nil {
 		return f, nil // an empty file configures nothing
 	}
@@ -106,6 +109,10 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 		}
 		if nk == keyApproval {
 			f.approval = top[k]
+			continue
+		}
+		if nk == keyModels || nk == keyHooks {
+			f.sections[nk] = top[k]
 			continue
 		}
 		// Other keys belong to other tools sharing the file (Claude's

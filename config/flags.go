@@ -82,7 +82,8 @@ func outputFormats() []string {
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
 	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation,
-		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls}
+		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
+		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences}
 }
 
 // settingKey returns the setting that k names in a config file or a
@@ -132,4 +133,5 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
 	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")
 	fs.String(keyStdio, "", "with servers/tools: run the MCP server `COMMAND` (quoted as in a shell) instead of the config's")
+	registerSamplingFlags(fs)
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/mcphost/mcphost/provider"
 )
 
 // envPrefix starts the environment variables that set mcphost's settings.
@@ -64,6 +66,11 @@ type Settings struct {
 	Theme string
 	// NoCache turns off the cache of servers' tool lists.
 	NoCache bool
+	// Sampling are the generation parameters of every model; ModelSampling
+	// those of one model (by its name without the provider prefix), which
+	// replace the general ones for it.
+	Sampling      provider.Sampling
+	ModelSampling map[string]provider.Sampling
 	// Session is the conversation file a run continues and saves.
 	Session string
 	// SessionWait bounds the wait for another run that holds Session; 0
@@ -206,6 +213,20 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.HideThinking = g.boolean(keyHideThinking)
 	s.Theme = g.str(keyTheme)
 	s.NoCache = g.boolean(keyNoCache)
+	s.Sampling, err = samplingReader{
+		get: func(key string) (any, bool) {
+			if !v.IsSet(key) {
+				return nil, false
+			}
+			return v.Get(key), true
+		},
+		describe: func(key, format string, args ...any) error {
+			return o.describe(key, origins[key], format, args...)
+		},
+	}.read()
+	if err != nil {
+		return nil, err
+	}
 	s.Session = g.str(keySession)
 	s.SessionWait = g.waitDuration(keySessionWait)
 	s.Yolo = g.boolean(keyYolo)
@@ -243,6 +264,9 @@ func Load(opts LoadOptions) (*Settings, error) {
 		if s.Servers, err = o.servers(files); err != nil {
 			return nil, err
 		}
+	}
+	if s.ModelSampling, err = o.modelSampling(files); err != nil {
+		return nil, err
 	}
 	if s.Approval, err = o.approval(files); err != nil {
 		return nil, err

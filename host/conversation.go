@@ -36,6 +36,7 @@ func (h *Host) NewConversation() *Conversation {
 		MaxSteps:     s.MaxSteps,
 		NumCtx:       s.NumCtx,
 		ResultBudget: s.MaxResultBytes,
+		Sampling:     h.samplingFor(h.model.Name),
 		// Zero (settings made in code) means the runner's and the
 		// provider's defaults.
 		MaxParallelTools: s.MaxParallelTools,
@@ -166,8 +167,18 @@ func (c *Conversation) SetModel(ctx context.Context, name string) (provider.Mode
 	c.turn.Lock()
 	defer c.turn.Unlock()
 	c.r.SetModel(info)
+	c.r.SetSampling(c.h.samplingFor(info.Name))
 	c.model.Store(&info)
 	return info, nil
+}
+
+// Sampling returns the generation parameters the conversation's model
+// calls are sent with (its model's own over the general ones). It waits
+// for a running turn to end.
+func (c *Conversation) Sampling() provider.Sampling {
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	return c.r.Sampling()
 }
 
 // ToolTokens estimates what each tool's declaration costs in every request

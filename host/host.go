@@ -396,6 +396,12 @@ func (h *Host) newApproval() *approval.Toolbox {
 	return approval.New(h.manager, opts)
 }
 
+// samplingFor returns the generation parameters of model: its own (from
+// the config's models section) over the general ones.
+func (h *Host) samplingFor(model string) provider.Sampling {
+	return h.settings.Sampling.Over(h.settings.ModelSampling[model])
+}
+
 // elicit is the manager's elicitation handler: whoever answers now.
 func (h *Host) elicit(ctx context.Context, req elicit.Request) (elicit.Result, error) {
 	return (*h.elicitor.Load())(ctx, req)

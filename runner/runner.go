@@ -102,6 +102,8 @@ type Options struct {
 	// a longer result is cut in the middle with a visible marker. 0 means
 	// DefaultResultBudget of the window; a negative value means no cap.
 	ResultBudget int
+	// Sampling are the generation parameters sent with every model call.
+	Sampling provider.Sampling
 	// MaxParallelTools is how many tool calls of one model message run at
 	// once; the others wait their turn. 0 means DefaultMaxParallelTools.
 	MaxParallelTools int
@@ -206,6 +208,13 @@ func (r *Runner) SetModel(m provider.ModelInfo) {
 	r.estimator = budget.Estimator{}
 }
 
+// SetSampling changes the generation parameters of the following calls
+// (another model may have its own).
+func (r *Runner) SetSampling(s provider.Sampling) { r.opts.Sampling = s }
+
+// Sampling returns the generation parameters sent with each call.
+func (r *Runner) Sampling() provider.Sampling { return r.opts.Sampling }
+
 // window is the context window asked of the current model.
 func (r *Runner) window() int { return ContextWindow(r.opts.Model, r.opts.NumCtx) }
 
@@ -285,6 +294,7 @@ func (r *Runner) run(ctx context.Context, prompt string, emit func(Event)) (Resu
 			NumCtx:   r.window(),
 			Think:    r.opts.Model.Has(provider.CapabilityThinking),
 			Limits:   r.opts.Limits,
+			Sampling: r.opts.Sampling,
 		}, hold.delta)
 		res.Steps = step
 		if err != nil {
