@@ -37,10 +37,27 @@ type Record struct {
 	Reason string
 	// Duration is how long the tool ran; zero when it did not run.
 	Duration time.Duration
-	// Result and Err are what the tool returned; both nil when it did not
-	// run.
+	// Result and Err are what the tool returned (after any PostToolUse
+	// hook); both nil when it did not run.
 	Result *tool.Result
 	Err    error
+	// Hooks are the hooks that ran for the call.
+	Hooks []HookRun
+}
+
+// HookRun is one hook that ran for a tool call, as the audit log keeps it.
+type HookRun struct {
+	Event    string  `json:"event"`
+	Command  string  `json:"command"`
+	ExitCode int     `json:"exit_code"`
+	MS       float64 `json:"duration_ms"`
+	// Decision is what the hook decided: block, allow, ask, replace (a
+	// new result), or empty for none.
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	// Problem is why the hook's answer was not used (it failed, timed out
+	// or printed something unreadable).
+	Problem string `json:"problem,omitempty"`
 }
 
 // Observer hears about every call, refused ones included, after it ends.

@@ -25,6 +25,7 @@ func TestRegisterFlags(t *testing.T) {
 		{"hide-thinking", "", "false"},
 		{"theme", "", "auto"},
 		{"no-cache", "", "false"},
+		{"audit-result-bytes", "", "4096"},
 		{"temperature", "", "0"},
 		{"top-p", "", "0"},
 		{"top-k", "", "0"},

@@ -66,6 +66,8 @@ type Settings struct {
 	Theme string
 	// NoCache turns off the cache of servers' tool lists.
 	NoCache bool
+	// AuditResultBytes caps the result kept in an audit line; 0 keeps none.
+	AuditResultBytes int
 	// Sampling are the generation parameters of every model; ModelSampling
 	// those of one model (by its name without the provider prefix), which
 	// replace the general ones for it.
@@ -213,6 +215,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.HideThinking = g.boolean(keyHideThinking)
 	s.Theme = g.str(keyTheme)
 	s.NoCache = g.boolean(keyNoCache)
+	s.AuditResultBytes = g.integer(keyAuditResultBytes)
 	s.Sampling, err = samplingReader{
 		get: func(key string) (any, bool) {
 			if !v.IsSet(key) {
@@ -486,6 +489,7 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 	v.SetDefault(keyNumCtx, defaultNumCtx)
 	v.SetDefault(keyOutput, defaultOutput)
 	v.SetDefault(keyTheme, "auto")
+	v.SetDefault(keyAuditResultBytes, 4096)
 	v.SetDefault(keyMaxReplyBytes, defaultMaxReplyBytes)
 	v.SetDefault(keyModelIdleTimeout, defaultModelIdleTimeout.String())
 	v.SetDefault(keyMaxStdinBytes, defaultMaxStdinBytes)

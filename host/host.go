@@ -269,7 +269,11 @@ func (h *Host) start(ctx context.Context) error {
 		}
 	}
 	if s.Audit != "" {
-		log, err := audit.Open(s.Audit, h.mask, h.warn)
+		keep := s.AuditResultBytes
+		if keep <= 0 {
+			keep = -1 // none
+		}
+		log, err := audit.Open(s.Audit, h.mask, h.warn, keep)
 		if err != nil {
 			return configError(err)
 		}
