@@ -136,7 +136,11 @@ func (l *Log) write(e Entry) {
 		e.Arguments = map[string]any{"unencodable": err.Error()}
 		line, _ = json.Marshal(e)
 	}
-	line = append(line, '\n')
+	l.writeLine(append(line, '\n'))
+}
+
+// writeLine appends one line to the file.
+func (l *Log) writeLine(line []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
@@ -195,4 +199,22 @@ func (l *Log) maskHooks(runs []approval.HookRun) []approval.HookRun {
 		out[i] = r
 	}
 	return out
+}
+
+// hookLine is the line of a hook run that belongs to no tool call
+// (UserPromptSubmit, Stop, Notification).
+type hookLine struct {
+	Time time.Time `json:"time"`
+	Kind string    `json:"kind"` // "hook"
+	approval.HookRun
+}
+
+// ObserveHook writes one line for a hook run outside any tool call.
+func (l *Log) ObserveHook(run approval.HookRun) {
+	masked := l.maskHooks([]approval.HookRun{run})[0]
+	line, err := json.Marshal(hookLine{Time: time.Now().UTC(), Kind: "hook", HookRun: masked})
+	if err != nil {
+		return
+	}
+	l.writeLine(append(line, '\n'))
 }

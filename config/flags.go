@@ -85,7 +85,7 @@ func outputFormats() []string {
 func fileKeys() []string {
 	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation,
 		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
-		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes}
+		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks}
 }
 
 // settingKey returns the setting that k names in a config file or a
@@ -132,6 +132,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Bool(keyYolo, false, "run every tool call without asking, except denied tools")
 	fs.Bool(keyTrustProject, false, "use this folder's .mcp.json and .mcphost.* for this run even if not trusted (see mcphost trust)")
 	fs.String(keyAudit, "", "append one JSON line per tool call to `FILE` (secrets masked)")
+	fs.Bool(keyNoHooks, false, "run no hooks (hooks.yml, .mcphost/hooks.yml, hooks: in config files) in this run")
 	fs.Int(keyAuditResultBytes, 4096, "keep at most `N` bytes of each result in the audit log (0: none)")
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
 	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")

@@ -26,6 +26,7 @@ func TestRegisterFlags(t *testing.T) {
 		{"theme", "", "auto"},
 		{"no-cache", "", "false"},
 		{"audit-result-bytes", "", "4096"},
+		{"no-hooks", "", "false"},
 		{"temperature", "", "0"},
 		{"top-p", "", "0"},
 		{"top-k", "", "0"},

@@ -68,6 +68,10 @@ type Settings struct {
 	NoCache bool
 	// AuditResultBytes caps the result kept in an audit line; 0 keeps none.
 	AuditResultBytes int
+	// Hooks are the user's commands to run at fixed points (see HookRule);
+	// NoHooks turns them all off for this run.
+	Hooks   Hooks
+	NoHooks bool
 	// Sampling are the generation parameters of every model; ModelSampling
 	// those of one model (by its name without the provider prefix), which
 	// replace the general ones for it.
@@ -216,6 +220,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Theme = g.str(keyTheme)
 	s.NoCache = g.boolean(keyNoCache)
 	s.AuditResultBytes = g.integer(keyAuditResultBytes)
+	s.NoHooks = g.boolean(keyNoHooks)
 	s.Sampling, err = samplingReader{
 		get: func(key string) (any, bool) {
 			if !v.IsSet(key) {
@@ -269,6 +274,9 @@ func Load(opts LoadOptions) (*Settings, error) {
 		}
 	}
 	if s.ModelSampling, err = o.modelSampling(files); err != nil {
+		return nil, err
+	}
+	if s.Hooks, err = o.hooks(files); err != nil {
 		return nil, err
 	}
 	if s.Approval, err = o.approval(files); err != nil {
@@ -406,10 +414,17 @@ func (o *LoadOptions) readFiles() ([]*configFile, []ProjectFile, error) {
 		}
 		files = append(files, cf)
 	}
+	userHooks, err := o.readUserHooks(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if userHooks != nil {
+		files = append(files, userHooks)
+	}
 	if o.isHome(o.WorkDir) {
 		return files, nil, nil // the user's own files, read above
 	}
-	paths := configPaths(o.WorkDir, true, dotfiles())
+	paths := projectPaths(o.WorkDir)
 	if len(paths) == 0 {
 		return files, nil, nil
 	}
@@ -437,7 +452,12 @@ func (o *LoadOptions) readFiles() ([]*configFile, []ProjectFile, error) {
 			untrusted = append(untrusted, pf)
 			continue
 		}
-		cf, err := r.decode(path, o.WorkDir, data)
+		var cf *configFile
+		if isHooksFile(path) {
+			cf, err = r.decodeHooksFile(path, data)
+		} else {
+			cf, err = r.decode(path, o.WorkDir, data)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -445,6 +465,16 @@ func (o *LoadOptions) readFiles() ([]*configFile, []ProjectFile, error) {
 		files = append(files, cf)
 	}
 	return files, untrusted, nil
+}
+
+// projectPaths lists the project files of workDir that need trust: the
+// config files, then the hooks file.
+func projectPaths(workDir string) []string {
+	paths := configPaths(workDir, true, dotfiles())
+	if hooks := projectHooksPath(workDir); hooks != "" {
+		paths = append(paths, hooks)
+	}
+	return paths
 }
 
 // dotfiles are the names of mcphost's own file in the home and working

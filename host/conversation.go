@@ -91,7 +91,20 @@ func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Ev
 	// Servers started in the background whose tools are not known yet are
 	// waited for, so that the model is offered every tool.
 	c.h.manager.WaitStarting(ctx)
-	return c.r.Run(ctx, prompt, c.h.pipeline(on))
+	if hk := c.h.hooks; hk != nil {
+		v := hk.UserPromptSubmit(ctx, prompt)
+		if v.Blocked {
+			return Result{}, &blockedError{v.Reason}
+		}
+		if v.Context != "" {
+			prompt += "\n\n" + v.Context
+		}
+	}
+	res, err := c.r.Run(ctx, prompt, c.h.pipeline(on))
+	if hk := c.h.hooks; hk != nil {
+		hk.Stop(context.WithoutCancel(ctx), res.Answer, stopReason(err))
+	}
+	return res, err
 }
 
 // Stream runs one turn and yields its events as they happen, Finished
@@ -215,4 +228,17 @@ func (c *Conversation) Load(path string) (session.File, error) {
 	}
 	c.SetHistory(f.Messages)
 	return f, nil
+}
+
+// stopReason names how a turn ended, for the Stop hooks.
+func stopReason(err error) string {
+	switch {
+	case err == nil:
+		return "completed"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.Is(err, ErrMaxSteps):
+		return "max_steps"
+	}
+	return "error"
 }

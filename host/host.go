@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +16,7 @@ import (
 	"github.com/mcphost/mcphost/builtin"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/elicit"
+	"github.com/mcphost/mcphost/hooks"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/provider/ollama"
 	"github.com/mcphost/mcphost/secret"
@@ -110,6 +113,10 @@ type Options struct {
 	MaskEvents bool
 	// ClientVersion is the version sent to servers as clientInfo.
 	ClientVersion string
+	// Interactive tells hooks that a person is at the terminal (a chat).
+	Interactive bool
+	// NoHooks runs none of the configured hooks.
+	NoHooks bool
 }
 
 // StartMode says when a Host starts its servers.
@@ -145,6 +152,8 @@ type Host struct {
 	model provider.ModelInfo
 
 	manager *servers.Manager
+	// hooks runs the user\'s hooks; nil when there are none or --no-hooks.
+	hooks *hooks.Runner
 	// startErrs are the servers' first start failures, by server.
 	startErrs map[string]error
 	approval  *approval.Toolbox
@@ -248,6 +257,7 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	s.Approval.Deny = append(append([]string{}, s.Approval.Deny...), opts.Deny...)
 	s.Yolo = s.Yolo || opts.Yolo
 	s.NoCache = s.NoCache || opts.NoCache
+	s.NoHooks = s.NoHooks || opts.NoHooks
 	return &s, nil
 }
 
@@ -295,6 +305,9 @@ func (h *Host) start(ctx context.Context) error {
 		mopts.CacheDir = config.DefaultUserDirs().Cache
 	}
 	h.manager = servers.NewManager(s.Servers, mopts)
+	if !s.NoHooks {
+		h.hooks = h.newHooks()
+	}
 	h.approval = h.newApproval()
 
 	// The servers start while the engine describes the model: start-up
@@ -392,12 +405,29 @@ func (h *Host) newApproval() *approval.Toolbox {
 		Info:    h.manager,
 		Builtin: func(server string) bool { return builtins[server] },
 		Notice:  h.warn,
-		Asker:   h.opts.Asker,
+		Asker:   h.notifying(h.opts.Asker),
 	}
 	if h.audit != nil {
 		opts.Observer = h.audit
 	}
+	if h.hooks != nil {
+		opts.Hooks = h.hooks
+	}
 	return approval.New(h.manager, opts)
+}
+
+// newHooks builds the runner of the configured hooks; nil when none.
+func (h *Host) newHooks() *hooks.Runner {
+	var id [8]byte
+	_, _ = rand.Read(id[:])
+	opts := hooks.Options{
+		SessionID: hex.EncodeToString(id[:]), Model: h.settings.Model,
+		Interactive: h.opts.Interactive, Logger: h.logger, Warn: h.warn,
+	}
+	if h.audit != nil {
+		opts.Record = h.audit.ObserveHook
+	}
+	return hooks.New(h.settings.Hooks, opts)
 }
 
 // samplingFor returns the generation parameters of model: its own (from
@@ -414,15 +444,34 @@ func (h *Host) elicit(ctx context.Context, req elicit.Request) (elicit.Result, e
 // SetElicitor makes f answer the servers' requests for input from now on;
 // nil goes back to the configured answer.
 func (h *Host) SetElicitor(f elicit.Func) {
-	if f == nil {
+	switch {
+	case f == nil:
 		f = elicit.Handler(h.settings.Elicitation, h.warn)
+	case h.hooks != nil:
+		// Someone is asked: the Notification hooks hear of it first.
+		asked := f
+		f = func(ctx context.Context, req elicit.Request) (elicit.Result, error) {
+			h.hooks.Notification(ctx, fmt.Sprintf("server %s asks for input: %s", req.Server, req.Message))
+			return asked(ctx, req)
+		}
 	}
 	h.elicitor.Store(&f)
 }
 
 // SetAsker sets who is asked about tool calls that need approval; nil
 // refuses them.
-func (h *Host) SetAsker(a approval.Asker) { h.approval.SetAsker(a) }
+func (h *Host) SetAsker(a approval.Asker) { h.approval.SetAsker(h.notifying(a)) }
+
+// notifying runs the Notification hooks before a question to the user.
+func (h *Host) notifying(a approval.Asker) approval.Asker {
+	if a == nil || h.hooks == nil {
+		return a
+	}
+	return approval.AskerFunc(func(ctx context.Context, req approval.Request) (approval.Answer, error) {
+		h.hooks.Notification(ctx, fmt.Sprintf("mcphost needs your approval to run %s", req.Name))
+		return a.Ask(ctx, req)
+	})
+}
 
 // Settings returns the configuration the Host runs with. It must not be
 // modified.

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/servers"
@@ -364,4 +365,30 @@ func SamplingLine(s provider.Sampling) string {
 		return "the model's own defaults"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// HookList prints the configured hooks, by event, each with its matcher,
+// command, timeout and file.
+func HookList(w io.Writer, rules config.Hooks) {
+	n := 0
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, event := range config.HookEvents() {
+		for _, rule := range rules[event] {
+			matcher := rule.Matcher
+			if matcher == "" {
+				matcher = "*"
+			}
+			for _, c := range rule.Commands {
+				if n == 0 {
+					fmt.Fprintln(tw, "EVENT\tMATCHER\tCOMMAND\tTIMEOUT\tFILE")
+				}
+				n++
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", event, Sanitize(matcher), termtext.Line(c.Command), c.Timeout, termtext.Line(rule.File))
+			}
+		}
+	}
+	tw.Flush()
+	if n == 0 {
+		fmt.Fprintln(w, "No hooks are configured (hooks.yml in the config directory, .mcphost/hooks.yml, or hooks: in a config file).")
+	}
 }
