@@ -113,6 +113,17 @@ type ModelInfo struct {
 	Capabilities []string
 	// ContextLength is the model's trained context window; 0 when unknown.
 	ContextLength int
+	// FixedContext means ContextLength is the window the engine serves
+	// the model with (llama.cpp's --ctx-size, vLLM's --max-model-len, a
+	// model LM Studio has loaded), which no request can change: it is the
+	// window to budget for, whatever --num-ctx says.
+	FixedContext bool
+	// CapabilitiesAssumed means the engine does not say what the model
+	// can do (vLLM, most OpenAI-compatible servers): Capabilities holds
+	// what is assumed, completion and tools.
+	CapabilitiesAssumed bool
+	// Size is the model's size in bytes, 0 when the engine does not say.
+	Size int64
 }
 
 // Has reports whether the model has the named capability.
@@ -128,6 +139,32 @@ type Provider interface {
 	// Chat runs one model call. onDelta, when not nil, receives the output
 	// as it streams; the returned Response holds all of it.
 	Chat(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
+}
+
+// Lister is a backend that can list the models it serves, for "mcphost
+// models" and the chat's /model.
+type Lister interface {
+	// ListModels returns the engine's models, sorted by name, with what
+	// the engine says about each.
+	ListModels(ctx context.Context) ([]ModelInfo, error)
+}
+
+// PullProgress is one step of a model download.
+type PullProgress struct {
+	// Status is the engine's word for the step ("pulling manifest",
+	// "pulling sha256:…", "verifying sha256 digest", "success").
+	Status string
+	// Completed and Total are the bytes of the part being downloaded;
+	// Total is 0 for steps that download nothing.
+	Completed, Total int64
+}
+
+// Puller is a backend that can download a model it does not have
+// (Ollama's /api/pull).
+type Puller interface {
+	// Pull downloads model, calling progress (which may be nil) as it
+	// goes. It returns an *Error worded for the user.
+	Pull(ctx context.Context, model string, progress func(PullProgress)) error
 }
 
 // Sentinel kinds of provider failure, for errors.Is.
