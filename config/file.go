@@ -25,6 +25,8 @@ type configFile struct {
 	servers map[string]any
 	// approval is the raw "approval" section, read by Load.
 	approval any
+	// providers is the raw "providers" section (named engines).
+	providers any
 }
 
 // fileReader reads config files and words their problems.
@@ -85,6 +87,10 @@ func (r fileReader) read(path, projectDir string) (*configFile, error) {
 		}
 		if nk == keyApproval {
 			f.approval = top[k]
+			continue
+		}
+		if nk == keyProviders {
+			f.providers = top[k]
 			continue
 		}
 		// Other keys belong to other tools sharing the file (Claude's
