@@ -40,7 +40,7 @@ func newSwitchable(p provider.Provider) *switchable {
 	return s
 }
 
-func (s *switchable) get() provider.Provider { return *s.p.Load() }
+func (s *switchable) get() provider.Provider  { return *s.p.Load() }
 func (s *switchable) set(p provider.Provider) { s.p.Store(&p) }
 
 func (s *switchable) Name() string { return s.get().Name() }
