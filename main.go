@@ -88,6 +88,10 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	load := config.LoadOptions{Flags: fs}
 	var inspect inspectCommand
 	switch cmd {
+	case "models":
+		if fs.NArg() > 1 {
+			return usageErr("unexpected argument %q after models", fs.Arg(1))
+		}
 	case "servers", "tools":
 		if inspect, err = parseInspect(fs.Args()); err != nil {
 			return usageErr("%v\n%s", err, inspectUsage)
@@ -102,7 +106,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		load.ScriptPath, load.ScriptArgs = fs.Arg(1), scriptVars
 	case "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: models, servers, tools, script (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
 	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "") {
@@ -132,6 +136,9 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	}
 	if inspect.verb != "" {
 		return runInspect(inspect, settings, logger, stdin, stdout, stderr)
+	}
+	if cmd == "models" {
+		return runModels(settings, logger, stdout, stderr)
 	}
 
 	prompt, err := readPrompt(settings.Prompt, stdin)
