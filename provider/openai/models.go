@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,6 +45,9 @@ func (p *Provider) Show(ctx context.Context, model string) (provider.ModelInfo, 
 	if i := find(infos, model); i >= 0 {
 		info := infos[i]
 		info.Name = model
+		if p.Kind() == KindOllama {
+			p.ollamaShow(ctx, &info)
+		}
 		return info, nil
 	}
 	if len(infos) == 1 && p.Kind() == KindLlamaCpp {
@@ -244,6 +248,39 @@ func (p *Provider) lmStudioModels(ctx context.Context, infos []provider.ModelInf
 		if m.Type == "embeddings" {
 			info.Capabilities = nil
 		}
+	}
+}
+
+// ollamaShow asks Ollama's own /api/show what a model it serves at /v1
+// can do: its capabilities (a model without "tools" is then sent none, as
+// on the native path) and its trained context length.
+func (p *Provider) ollamaShow(ctx context.Context, info *provider.ModelInfo) {
+	body, _ := json.Marshal(map[string]string{"model": info.Name})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.root.String()+"/api/show", bytes.NewReader(body))
+	if err != nil {
+		return
+	}
+	req.Header.Set("Content-Type", "application/json")
+	p.header(req.Header)
+	resp, err := p.http.Do(req)
+	if err != nil {
+		return
+	}
+	defer resp.Body.Close()
+	var show struct {
+		Capabilities []string       `json:"capabilities"`
+		ModelInfo    map[string]any `json:"model_info"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(&show) != nil || len(show.Capabilities) == 0 {
+		return
+	}
+	// Images are not sent on this path, so a vision model is treated as
+	// one without: its tools' images reach it described in text.
+	info.Capabilities = slices.DeleteFunc(show.Capabilities, func(c string) bool { return c == provider.CapabilityVision })
+	info.CapabilitiesAssumed = false
+	arch, _ := show.ModelInfo["general.architecture"].(string)
+	if n, ok := show.ModelInfo[arch+".context_length"].(float64); ok && n > 0 {
+		info.ContextLength = int(n)
 	}
 }
 
