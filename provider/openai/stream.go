@@ -100,16 +100,18 @@ func (p *Provider) stream(ctx context.Context, body []byte, acc *accumulator, on
 // chunk is one streamed completion chunk, or the whole answer of a server
 // that does not stream (Message instead of Delta).
 type chunk struct {
-	Choices []struct {
-		Delta        delta   `json:"delta"`
-		Message      *delta  `json:"message"`
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
+	Choices []choice `json:"choices"`
 	Usage *struct {
 		PromptTokens     int `json:"prompt_tokens"`
 		CompletionTokens int `json:"completion_tokens"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
+}
+
+type choice struct {
+	Delta        delta   `json:"delta"`
+	Message      *delta  `json:"message"`
+	FinishReason *string `json:"finish_reason"`
 }
 
 type delta struct {
@@ -139,6 +141,8 @@ type accumulator struct {
 	finish            string
 	done              bool // [DONE] came
 	usage             provider.Usage
+	// scratch is the chunk each event is decoded into.
+	scratch chunk
 }
 
 // partialCall is a tool call being assembled.
@@ -166,14 +170,25 @@ func (a *accumulator) event(data []byte, onDelta func(provider.Delta)) error {
 		a.done = true
 		return nil
 	}
-	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
+	// One chunk value serves the whole stream: decoding reuses its
+	// slices' arrays, and most streams are hundreds of small chunks.
+	// Decoding into a used element keeps fields the new JSON lacks, so
+	// everything is cleared first.
+	c := &a.scratch
+	choices := c.Choices[:cap(c.Choices)]
+	for i := range choices {
+		calls := choices[i].Delta.ToolCalls[:0]
+		choices[i] = choice{}
+		choices[i].Delta.ToolCalls = calls
+	}
+	*c = chunk{Choices: choices[:0]}
+	if err := json.Unmarshal(data, c); err != nil {
 		return fmt.Errorf("reading the answer: %w", err)
 	}
 	if len(c.Error) > 0 && !bytes.Equal(c.Error, []byte("null")) {
 		return &streamError{parseErrorBody(data)}
 	}
-	a.add(&c, onDelta)
+	a.add(c, onDelta)
 	return nil
 }
 
