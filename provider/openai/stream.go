@@ -101,7 +101,7 @@ func (p *Provider) stream(ctx context.Context, body []byte, acc *accumulator, on
 // that does not stream (Message instead of Delta).
 type chunk struct {
 	Choices []choice `json:"choices"`
-	Usage *struct {
+	Usage   *struct {
 		PromptTokens     int `json:"prompt_tokens"`
 		CompletionTokens int `json:"completion_tokens"`
 	} `json:"usage"`
