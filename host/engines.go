@@ -21,8 +21,8 @@ type engines struct {
 	settings *config.Settings
 	// fixed, when set, serves every model reference (Options.Provider).
 	fixed provider.Provider
-	// retry makes backends that retry as the command does (with logs);
-	// false makes them try once, for listings that must not wait.
+	// logRetry sets each new backend's retry policy: the command's (with
+	// logs), or a single try for listings that must not wait.
 	logRetry func(b provider.Provider)
 	warn     func(string)
 
@@ -42,12 +42,12 @@ func (e *engines) names() []string {
 // parse splits a model reference into its engine's name and the model.
 func (e *engines) parse(ref string) (engine, model string, err error) {
 	if e.fixed != nil {
-		engine, model, err = provider.ParseModelWith(ref, e.names())
-		if err != nil {
-			// A scripted provider takes any name.
-			return e.fixed.Name(), strings.TrimSpace(ref), nil
+		// The one provider serves every reference; its prefix, if any, is
+		// dropped, and a reference that does not parse is a name too.
+		if _, model, err := provider.ParseModelWith(ref, e.names()); err == nil {
+			return e.fixed.Name(), model, nil
 		}
-		return e.fixed.Name(), model, nil
+		return e.fixed.Name(), strings.TrimSpace(ref), nil
 	}
 	return provider.ParseModelWith(ref, e.names())
 }
