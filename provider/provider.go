@@ -1,7 +1,9 @@
 // Package provider defines the neutral conversation types the runner speaks
 // (messages, tool calls, tool declarations, token usage) and the small
-// Provider interface a model backend implements. Backends live in
-// subpackages (provider/ollama); the runner never sees their wire types.
+// Provider interface a model backend implements, with the optional Lister
+// and Puller. Backends live in subpackages (provider/ollama, and
+// provider/openai for every OpenAI-compatible engine); the runner never
+// sees their wire types.
 package provider
 
 import (
