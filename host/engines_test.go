@@ -136,3 +136,18 @@ func TestModelsListsEveryEngine(t *testing.T) {
 		}
 	}
 }
+
+func TestProviderURLWithAnOllamaModelWarns(t *testing.T) {
+	model := ollamatest.NewServer(ollamatest.Model{Name: "qwen3"})
+	defer model.Close()
+	var warnings []string
+	h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, NoServers: true, Model: "qwen3",
+		OllamaHost: model.URL, ProviderURL: "http://127.0.0.1:8080/v1", Warn: func(s string) { warnings = append(warnings, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "write -m openai:qwen3") {
+		t.Errorf("warnings = %q", warnings)
+	}
+}
