@@ -20,9 +20,10 @@ import (
 // runChat starts the host and hands the terminal to the chat. Ctrl-C
 // interrupts start-up; once the chat runs, Ctrl-C belongs to it (cancelling
 // a turn), while SIGTERM and SIGHUP still end the session cleanly.
-func runChat(settings *config.Settings, logger *slog.Logger, stdin, stdout, stderr *os.File) int {
-	ctx, stop := signal.NotifyContext(context.Background(), sysproc.StopSignals()...)
+func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
+	ctx, stop := signal.NotifyContext(con.ctx, sysproc.StopSignals()...)
 	defer stop()
+	stdin, stdout, stderr := con.in, con.out.f, con.err.f
 
 	startCtx, cancelStart := signal.NotifyContext(ctx, os.Interrupt)
 	h, held, err := startChat(startCtx, settings, logger, stderr)
@@ -79,7 +80,11 @@ func startChat(ctx context.Context, settings *config.Settings, logger *slog.Logg
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := host.New(ctx, options(settings, logger, func(msg string) { ui.Warn(stderr, msg) }))
+	opts := options(settings, logger, func(msg string) { ui.Warn(stderr, msg) })
+	// The prompt is usable at once; a turn waits only for servers whose
+	// tools are not known yet.
+	opts.Start = host.StartBackground
+	h, err := host.New(ctx, opts)
 	if err != nil {
 		return nil, held, err
 	}

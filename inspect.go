@@ -66,11 +66,15 @@ func parseInspect(args []string) (inspectCommand, error) {
 // runInspect runs "mcphost servers" and "mcphost tools ..." on the
 // configured servers, or the one of --url or --stdio, and returns the
 // exit code.
-func runInspect(cmd inspectCommand, settings *config.Settings, logger *slog.Logger, stdin, stdout, stderr *os.File) int {
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
+func runInspect(con *console, cmd inspectCommand, settings *config.Settings, logger *slog.Logger) int {
+	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
+	stdin, stdout, stderr := con.in, con.out, con.err
 	mask := func(s string) string { return s }
 	fail := func(code int, err error) int {
+		if con.readerGone() {
+			return exitReaderGone
+		}
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "mcphost: interrupted")
 			return exitInterrupted
@@ -89,7 +93,8 @@ func runInspect(cmd inspectCommand, settings *config.Settings, logger *slog.Logg
 	var err error
 	switch cmd.verb {
 	case "servers":
-		opts.AllowFailedStart, opts.Warn = true, func(string) {}
+		// A check of the config: every server starts, live.
+		opts.AllowFailedStart, opts.Warn, opts.Start = true, func(string) {}, host.StartAll
 	case "list":
 		if cmd.server != "" {
 			if opts.Servers, err = config.OnlyServer(opts.Servers, cmd.server); err != nil {
@@ -100,11 +105,13 @@ func runInspect(cmd inspectCommand, settings *config.Settings, logger *slog.Logg
 		if args, err = callArgs(cmd.args, stdin); err != nil {
 			return fail(exitUsage, err)
 		}
-		// server__tool needs only its server started; server names cannot
-		// hold "__", so the first one separates them.
+		// server__tool needs only its server started: the servers whose
+		// name, as tool names write it, is what comes before the first
+		// "__". Two servers whose names only differ there ("a.b", "a_b")
+		// both start, so the names are the ones tools list shows.
 		if prefix, _, ok := strings.Cut(cmd.tool, "__"); ok {
-			if one, err := config.OnlyServer(opts.Servers, prefix); err == nil {
-				opts.Servers = one
+			if some := servers.NamedInTools(opts.Servers, prefix); len(some) > 0 {
+				opts.Servers = some
 			}
 		}
 		opts.Servers = slices.Clone(opts.Servers)
@@ -117,7 +124,11 @@ func runInspect(cmd inspectCommand, settings *config.Settings, logger *slog.Logg
 	opts.NoServers = len(opts.Servers) == 0
 	h, err := host.New(ctx, opts)
 	if err != nil {
-		return fail(exitCode(ctx, err), err)
+		code := exitCode(ctx, err)
+		if cmd.verb == "call" && settings.Output == config.OutputJSON {
+			_ = ui.WriteJSON(stdout, map[string]any{"error": errorText(err), "exit_code": code})
+		}
+		return fail(code, err)
 	}
 	defer h.Close()
 	mask = h.Mask
@@ -132,6 +143,10 @@ func runInspect(cmd inspectCommand, settings *config.Settings, logger *slog.Logg
 		code, err = callTool(ctx, h, cmd.tool, args, stdout, jsonOut)
 	}
 	if err != nil {
+		if cmd.verb == "call" && jsonOut {
+			// A program reading the JSON gets an object whatever happened.
+			_ = ui.WriteJSON(stdout, map[string]any{"error": mask(errorText(err)), "exit_code": code})
+		}
 		return fail(code, err)
 	}
 	return code
@@ -139,7 +154,7 @@ func runInspect(cmd inspectCommand, settings *config.Settings, logger *slog.Logg
 
 // listServers reports on every server; it fails (exit 5) when any
 // enabled server could not start.
-func listServers(h *host.Host, stdout *os.File, jsonOut bool) (int, error) {
+func listServers(h *host.Host, stdout io.Writer, jsonOut bool) (int, error) {
 	infos := h.Servers()
 	failed := 0
 	for i, s := range infos {
@@ -167,7 +182,7 @@ func listServers(h *host.Host, stdout *os.File, jsonOut bool) (int, error) {
 }
 
 // listTools prints the tools of the servers.
-func listTools(h *host.Host, stdout *os.File, jsonOut bool) (int, error) {
+func listTools(h *host.Host, stdout io.Writer, jsonOut bool) (int, error) {
 	tools := h.Tools()
 	if jsonOut {
 		if err := ui.WriteJSON(stdout, map[string]any{"tools": ui.ToolRecords(tools)}); err != nil {
@@ -188,22 +203,22 @@ func listTools(h *host.Host, stdout *os.File, jsonOut bool) (int, error) {
 }
 
 // callTool calls one tool and prints its result.
-func callTool(ctx context.Context, h *host.Host, name string, args map[string]any, stdout *os.File, jsonOut bool) (int, error) {
+func callTool(ctx context.Context, h *host.Host, name string, args map[string]any, stdout *pipeGuard, jsonOut bool) (int, error) {
 	res, err := h.CallTool(ctx, name, args)
 	switch {
 	case errors.Is(err, host.ErrUnknownTool):
 		return exitUsage, err
 	case err != nil && ctx.Err() != nil:
 		return exitInterrupted, ctx.Err()
-	case errors.Is(err, host.ErrServerUnavailable):
-		return exitNoServers, err
 	case err != nil:
+		// The server started; whatever became of it during the call
+		// (it crashed, timed out, refused), the call failed.
 		return exitToolFailed, err
 	}
 	if jsonOut {
 		err = ui.WriteJSON(stdout, res.Raw)
 	} else {
-		err = ui.ToolResult(stdout, res, isTerminal(stdout))
+		err = ui.ToolResult(stdout, res, isTerminal(stdout.f))
 	}
 	if err != nil {
 		return exitError, err

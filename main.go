@@ -25,6 +25,8 @@ import (
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/session"
 	"github.com/mcphost/mcphost/sysproc"
+	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/trust"
 	"github.com/mcphost/mcphost/version"
 )
 
@@ -38,6 +40,7 @@ const (
 	exitNoServers   = 5   // no MCP server could start while some were configured
 	exitToolFailed  = 6   // tools call: the tool reported an error, or the call failed
 	exitInterrupted = 130 // Ctrl-C, SIGTERM, SIGHUP
+	exitReaderGone  = 141 // the reader of stdout or stderr went away (128+SIGPIPE, as shells report it)
 )
 
 // usage is the --help text; the flags' own lines replace {{FLAGS}}.
@@ -49,6 +52,9 @@ func main() {
 	// Orphans that mcphost's servers and commands leave behind become its
 	// own children (Linux), so that none outlives it unnoticed.
 	_ = sysproc.BecomeSubreaper()
+	// A closed pipe on stdout or stderr is an error to handle, not a
+	// SIGPIPE that would kill mcphost before it ends its servers.
+	defer sysproc.CatchBrokenPipe()()
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	sysproc.KillAdopted(ctx)
@@ -57,14 +63,30 @@ func main() {
 }
 
 // run is main with its inputs and outputs passed in, returning the exit code.
-func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
+func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
+	con, done := newConsole(stdin, stdoutFile, stderrFile)
+	defer done()
+	stdout, stderr := con.out, con.err
+	defer func() {
+		if r := recover(); r != nil {
+			// One line, no stack: the deferred Close of every host has run
+			// on the way here, so no server is left behind.
+			fmt.Fprintf(stderr, "mcphost: internal error: %v\n", r)
+			code = exitError
+		}
+		if con.readerGone() {
+			code = exitReaderGone
+		}
+	}()
 	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "mcphost: "+format+"\n", a...)
+		// Config errors quote files, which may come from anywhere.
+		fmt.Fprintf(stderr, "mcphost: %s\n", termtext.Clean(fmt.Sprintf(format, a...)))
 		return exitUsage
 	}
 	fs := pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	config.RegisterFlags(fs)
+	trust.RegisterFlags(fs)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() { fmt.Fprint(stdout, strings.Replace(usage, "{{FLAGS}}", fs.FlagUsages(), 1)) }
 	// A script's --args:NAME VALUE are not flags: take them out first.
@@ -74,8 +96,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fs.Usage()
-			return exitOK
+			return exitOK // pflag printed the help itself
 		}
 		return usageErr("%v (see mcphost --help)", err)
 	}
@@ -104,13 +125,22 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 			return usageErr("unexpected argument %q after the script: give its variables as --args:NAME VALUE", fs.Arg(2))
 		}
 		load.ScriptPath, load.ScriptArgs = fs.Arg(1), scriptVars
-	case "":
+	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: models, servers, tools, script (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: models, servers, tools, script, trust (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
 	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "") {
 		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers and mcphost tools (see mcphost --help)")
+	}
+	if cmd == "trust" {
+		if err := trust.Run(fs, load, stdin, stdout); err != nil {
+			return usageErr("%v", err)
+		}
+		return exitOK
+	}
+	if trust.FlagsGiven(fs) {
+		return usageErr("--yes, --list and --revoke go with mcphost trust (see mcphost --help)")
 	}
 
 	settings, err := config.Load(load)
@@ -119,6 +149,14 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 			return usageErr("%v\n%s", err, inspectUsage)
 		}
 		return usageErr("%v", err)
+	}
+	// A chat can ask about the project files it would leave out, before
+	// anything starts; other runs leave them out with a warning.
+	chatting := inspect.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && isTerminal(stdin) && isTerminal(stdoutFile)
+	if chatting && len(settings.Untrusted) > 0 {
+		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
+			return usageErr("%v", err)
+		}
 	}
 	logger := newLogger(stderr, settings.Debug)
 	defer func() {
@@ -135,21 +173,21 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		logger.Debug("script read", "file", settings.ScriptFile, "servers_from_script", settings.ScriptServers)
 	}
 	if inspect.verb != "" {
-		return runInspect(inspect, settings, logger, stdin, stdout, stderr)
+		return runInspect(con, inspect, settings, logger)
 	}
 	if cmd == "models" {
-		return runModels(settings, logger, stdout, stderr)
+		return runModels(con, settings, logger)
 	}
 
-	prompt, err := readPrompt(settings.Prompt, stdin)
+	prompt, err := readPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	switch {
 	case prompt != "":
-		return runPrompt(settings, logger, prompt, stdout, stderr)
-	case isTerminal(stdin) && isTerminal(stdout):
-		return runChat(settings, logger, stdin, stdout, stderr)
+		return runPrompt(con, settings, logger, prompt)
+	case isTerminal(stdin) && isTerminal(stdoutFile):
+		return runChat(con, settings, logger)
 	case cmd == "script":
 		return usageErr(`%s has no prompt: write it after the front matter or as "prompt:", give -p "…", or run the script in a terminal for a chat`, load.ScriptPath)
 	}
@@ -168,6 +206,9 @@ func reportExit(stderr io.Writer, ctx context.Context, err error) int {
 		return exitOK
 	}
 	code := exitCode(ctx, err)
+	if errors.Is(context.Cause(ctx), errReaderGone) {
+		return exitReaderGone // nobody is there to read why
+	}
 	if code == exitInterrupted {
 		fmt.Fprintln(stderr, "mcphost: interrupted")
 	} else {
@@ -200,14 +241,19 @@ func exitCode(ctx context.Context, err error) int {
 }
 
 // readPrompt combines -p with piped stdin: stdin alone is the prompt; with
-// -p it is attached to the prompt as context.
-func readPrompt(flagPrompt string, stdin *os.File) (string, error) {
+// -p it is attached to the prompt as context. Input longer than limit
+// bytes is refused, having read no more than one byte past it, before
+// anything starts.
+func readPrompt(flagPrompt string, stdin *os.File, limit int) (string, error) {
 	if !isPipedInput(stdin) {
 		return strings.TrimSpace(flagPrompt), nil
 	}
-	data, err := io.ReadAll(stdin)
+	data, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
 	if err != nil {
 		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+	}
+	if len(data) > limit {
+		return "", fmt.Errorf("stdin holds more than %s, the limit (--max-stdin-bytes): nothing was sent; pipe in less, or raise --max-stdin-bytes", termtext.Bytes(limit))
 	}
 	piped := strings.TrimSpace(string(data))
 	flagPrompt = strings.TrimSpace(flagPrompt)
@@ -244,9 +290,11 @@ func terminalWidth(f *os.File) int {
 	return 80
 }
 
-// errorText is the message of err for the user, on one line.
+// errorText is the message of err for the user, on one line, cleaned of
+// escape sequences and control characters: errors quote the model
+// endpoint's and servers' answers, which must not drive the terminal.
 func errorText(err error) string {
-	return strings.ReplaceAll(err.Error(), "\n", " ")
+	return termtext.Line(err.Error())
 }
 
 // newLogger is the log on w: warnings, and with --debug everything. The

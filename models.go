@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"os/signal"
 
 	"github.com/mcphost/mcphost/config"
@@ -17,9 +15,10 @@ import (
 // llama.cpp, LM Studio and vLLM at their usual addresses (or where the
 // config moves them), and the engines config files name. It exits 3 when
 // no engine answered.
-func runModels(settings *config.Settings, logger *slog.Logger, stdout, stderr *os.File) int {
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
+func runModels(con *console, settings *config.Settings, logger *slog.Logger) int {
+	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
+	stdout, stderr := con.out, con.err
 	if settings.Output == config.OutputStreamJSON {
 		fmt.Fprintln(stderr, "mcphost: --output stream-json is for model runs; use --output json with models")
 		return exitUsage

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -18,11 +19,12 @@ import (
 // runPrompt answers one prompt and returns the exit code. The answer goes
 // to stdout as text (Markdown on a terminal) or, with --output json or
 // stream-json, as JSON; tool activity and warnings go to stderr.
-func runPrompt(settings *config.Settings, logger *slog.Logger, prompt string, stdout, stderr *os.File) int {
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
+func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, prompt string) int {
+	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
+	stderr := con.err
 
-	r := newRenderer(settings, stdout, stderr)
+	r := newRenderer(settings, con.out, con.err)
 	// fail ends a run that failed before the model was called; a JSON
 	// run still prints its final object.
 	fail := func(err error) int {
@@ -41,7 +43,7 @@ func runPrompt(settings *config.Settings, logger *slog.Logger, prompt string, st
 	}
 	opts := options(settings, logger, r.Warn)
 	pullDone := func() {}
-	if settings.Pull && !settings.Quiet && isTerminal(stderr) {
+	if settings.Pull && !settings.Quiet && isTerminal(stderr.f) {
 		// A progress bar on a terminal; piped, the pull is quiet.
 		opts.PullProgress, pullDone = ui.PullProgress(stderr, settings.Model)
 	}
@@ -76,14 +78,14 @@ func runPrompt(settings *config.Settings, logger *slog.Logger, prompt string, st
 }
 
 // newRenderer picks the renderer of --output.
-func newRenderer(settings *config.Settings, stdout, stderr *os.File) ui.Renderer {
+func newRenderer(settings *config.Settings, stdout, stderr *pipeGuard) ui.Renderer {
 	if settings.Output == config.OutputText {
-		outTTY := isTerminal(stdout)
+		outTTY := isTerminal(stdout.f)
 		noColor := os.Getenv("NO_COLOR") != ""
 		opts := ui.TextOptions{
 			Out: stdout, Err: stderr,
-			OutTTY: outTTY, ErrTTY: isTerminal(stderr),
-			Width: terminalWidth(stdout), NoColor: noColor,
+			OutTTY: outTTY, ErrTTY: isTerminal(stderr.f),
+			Width: terminalWidth(stdout.f), NoColor: noColor,
 			Quiet: settings.Quiet, HideThinking: settings.HideThinking,
 		}
 		if outTTY && !noColor {
@@ -97,7 +99,7 @@ func newRenderer(settings *config.Settings, stdout, stderr *os.File) ui.Renderer
 
 // holdSession takes the --session file for this run, if one is given,
 // saying once on stderr when it waits for another run.
-func holdSession(ctx context.Context, settings *config.Settings, stderr *os.File) (*session.Lock, error) {
+func holdSession(ctx context.Context, settings *config.Settings, stderr io.Writer) (*session.Lock, error) {
 	if settings.Session == "" {
 		return nil, nil
 	}

@@ -40,7 +40,6 @@ func TestBuiltinServerErrors(t *testing.T) {
 		{`{"mcpServers": {"b": {"type": "builtin"}}}`, `.mcp.json: server "b": a builtin server needs "name"`},
 		{`{"mcpServers": {"b": {"type": "builtin", "name": 3}}}`, `"name" must be a string`},
 		{`{"mcpServers": {"b": {"type": "builtin", "name": "fs", "options": ["x"]}}}`, `"options" must be an object`},
-		{`{"mcpServers": {"b": {"type": "builtin", "name": "fs", "options": {"allowed_directories": ["${NOPE}"]}}}}`, "NOPE"},
 		{`{"mcpServers": {"b": {"type": "inproc"}}}`, `"builtin" for a server inside mcphost`},
 	}
 	for _, tt := range tests {
@@ -49,6 +48,13 @@ func TestBuiltinServerErrors(t *testing.T) {
 		if _, err := fx.load(t); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.content, err, tt.want)
 		}
+	}
+	// An unset variable in its options fails that server alone.
+	fx := newFixture(t)
+	write(t, fx.work, ".mcp.json", `{"mcpServers": {"b": {"type": "builtin", "name": "fs", "options": {"allowed_directories": ["${NOPE}"]}}, "ok": {"command": "x"}}}`)
+	s, err := fx.load(t)
+	if err != nil || len(s.Servers) != 2 || s.Servers[0].Err == nil || !strings.Contains(s.Servers[0].Err.Error(), "NOPE") || s.Servers[1].Err != nil {
+		t.Errorf("unset variable in options: %+v, %v", s, err)
 	}
 }
 
@@ -68,17 +74,19 @@ func TestDefaultServerOnlyWithoutMCPServers(t *testing.T) {
 
 func TestApprovalRules(t *testing.T) {
 	fx := newFixture(t)
-	write(t, fx.home, ".mcphost.yml", `approval:
+	write(t, fx.home, ".mcphost.yml", `yolo: true
+approval:
   allow: ["fs__read_*", everything__echo]
   deny: bash__*
 `)
-	write(t, fx.work, ".mcphost.json", `{"approval": {"ask": ["*__write_*"], "allow": ["git__status"]}, "yolo": true, "audit": "logs/audit.jsonl"}`)
+	write(t, fx.work, ".mcphost.json", `{"approval": {"ask": ["*__write_*"], "allow": ["git__status"]}, "audit": "logs/audit.jsonl"}`)
 	fx.args = []string{"--allow-tool", "x__*", "--deny-tool", "fetch__*", "--deny-tool", "bash__rm"}
 	s := fx.mustLoad(t)
+	// The project file's rules are kept apart: they may only tighten.
 	want := Approval{
-		Allow: []string{"fs__read_*", "everything__echo", "git__status", "x__*"},
-		Ask:   []string{"*__write_*"},
-		Deny:  []string{"bash__*", "fetch__*", "bash__rm"},
+		Allow:   []string{"fs__read_*", "everything__echo", "x__*"},
+		Deny:    []string{"bash__*", "fetch__*", "bash__rm"},
+		Project: Rules{Allow: []string{"git__status"}, Ask: []string{"*__write_*"}},
 	}
 	if !reflect.DeepEqual(s.Approval, want) {
 		t.Errorf("Approval = %+v, want %+v", s.Approval, want)

@@ -27,6 +27,10 @@ type configFile struct {
 	approval any
 	// providers is the raw "providers" section (named engines).
 	providers any
+	// project marks a file of the working directory: it is used only when
+	// trusted, its approval rules only tighten the user's, and it cannot
+	// turn on yolo.
+	project bool
 }
 
 // fileReader reads config files and words their problems.
@@ -46,6 +50,15 @@ func (r fileReader) fail(path, field string, err error, format string, args ...a
 // extension: .json is JSON and anything else YAML, which also reads most
 // JSON.
 func (r fileReader) read(path, projectDir string) (*configFile, error) {
+	data, err := r.readBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	return r.decode(path, projectDir, data)
+}
+
+// readBytes reads the config file at path.
+func (r fileReader) readBytes(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		reason := err
@@ -55,7 +68,15 @@ func (r fileReader) read(path, projectDir string) (*configFile, error) {
 		}
 		return nil, r.fail(path, "", err, "cannot read the config file: %v", reason)
 	}
-	var doc any
+	return data, nil
+}
+
+// decode decodes data, the contents of the config file at path.
+func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, error) {
+	var (
+		doc any
+		err error
+	)
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		doc, err = r.decodeJSON(path, data)
 	} else {

@@ -57,8 +57,8 @@ func TestScriptServersReplaceTheConfig(t *testing.T) {
 	if s, err = fx.loadScript(t, nil, mine); err != nil || len(s.Servers) != 1 {
 		t.Errorf("a broken config server with the script's servers: servers %+v, err %v; want the script's", s.Servers, err)
 	}
-	if _, err = fx.load(t); err == nil || !strings.Contains(err.Error(), "UNSET_TOKEN") {
-		t.Errorf("the broken config server used: err = %v, want one naming UNSET_TOKEN", err)
+	if s, err = fx.load(t); err != nil || len(s.Servers) != 1 || s.Servers[0].Err == nil || !strings.Contains(s.Servers[0].Err.Error(), "UNSET_TOKEN") {
+		t.Errorf("the broken config server used: %+v, %v; want it to carry an error naming UNSET_TOKEN", s, err)
 	}
 }
 

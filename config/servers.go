@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -80,6 +81,9 @@ type serverParser struct {
 	// homeDir is ${HOME}; workDir only shortens paths in errors.
 	homeDir, workDir string
 	env              func(string) (string, bool)
+	// describing parses for a description (ProjectFile.Describe): the
+	// variables stay as written, so values are not checked.
+	describing bool
 }
 
 // fail builds the *Error for a problem in server name's field.
@@ -114,7 +118,7 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 	if spec.Transport, err = p.transport(name, e); err != nil {
 		return ServerSpec{}, err
 	}
-	x := expander{p: p, name: name, lenient: spec.Disabled}
+	x := expander{p: p, name: name, lenient: spec.Disabled || p.describing}
 	switch spec.Transport {
 	case TransportStdio:
 		err = p.stdio(&spec, e, &x)
@@ -122,6 +126,13 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 		err = p.builtin(&spec, e, &x)
 	default:
 		err = p.remote(&spec, e, &x)
+	}
+	var unset *unsetError
+	if errors.As(err, &unset) {
+		// This server alone cannot run: it fails to start with the error,
+		// and the others run.
+		spec.Err = unset.err
+		return spec, nil
 	}
 	if err != nil {
 		return ServerSpec{}, err
@@ -502,7 +513,11 @@ type expander struct {
 func (x *expander) expand(field, what, s string) (string, error) {
 	out, problem := expand(s, x.lookup)
 	if problem != nil {
-		return "", x.p.fail(x.name, field, "%s", problem.message(what))
+		err := x.p.fail(x.name, field, "%s", problem.message(what))
+		if problem.variable != "" {
+			return "", &unsetError{err}
+		}
+		return "", err
 	}
 	return out, nil
 }
@@ -598,3 +613,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// unsetError is an entry that uses a variable with no value: its server
+// fails to start, the rest of the config stands.
+type unsetError struct{ err *Error }
+
+func (e *unsetError) Error() string { return e.err.Error() }
+func (e *unsetError) Unwrap() error { return e.err }

@@ -30,7 +30,10 @@ func TestServersFromMap(t *testing.T) {
 		t.Errorf("got\n%+v\nwant\n%+v", got, want)
 	}
 
-	_, err = ServersFromMap(map[string]any{"s": map[string]any{"command": "x", "env": map[string]any{"K": "${NOPE}"}}}, "script.sh", "/proj", lookup)
+	specs, err := ServersFromMap(map[string]any{"s": map[string]any{"command": "x", "env": map[string]any{"K": "${NOPE}"}}}, "script.sh", "/proj", lookup)
+	if err == nil && len(specs) == 1 {
+		err = specs[0].Err
+	}
 	var ce *Error
 	if !errors.As(err, &ce) || ce.File != "script.sh" || ce.Server != "s" || ce.Field != "env" {
 		t.Errorf("err = %v, want *Error for script.sh, server s, field env", err)

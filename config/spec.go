@@ -16,8 +16,9 @@ const (
 )
 
 // DefaultStartTimeout bounds how long one server may take to start and list
-// its tools when the config does not say.
-const DefaultStartTimeout = 30 * time.Second
+// its tools when the config does not say. It is long because npx and uvx
+// servers were seen to take 27 s on a busy 2-core machine.
+const DefaultStartTimeout = 60 * time.Second
 
 // Defaults for the reliability settings of a server (toolTimeout,
 // maxRestarts, maxResultBytes) when the config does not say.
@@ -82,4 +83,9 @@ type ServerSpec struct {
 
 	// Source is the config file the server came from, for error messages.
 	Source string
+
+	// Err, when not nil, is why the entry cannot be used (a variable it
+	// needs has no value): this server fails to start with it, while the
+	// others run.
+	Err error
 }

@@ -62,6 +62,11 @@ func (h *Host) NewConversation() *Conversation {
 		MaxSteps:     s.MaxSteps,
 		NumCtx:       s.NumCtx,
 		ResultBudget: s.MaxResultBytes,
+		// Zero (settings made in code) means the runner's and the
+		// provider's defaults.
+		MaxParallelTools: s.MaxParallelTools,
+		MaxToolCalls:     s.MaxToolCalls,
+		Limits:           provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
 	})}
 	model := h.model
 	c.model.Store(&model)
@@ -108,6 +113,9 @@ func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Ev
 	}
 	c.turn.Lock()
 	defer c.turn.Unlock()
+	// Servers started in the background whose tools are not known yet are
+	// waited for, so that the model is offered every tool.
+	c.h.manager.WaitStarting(ctx)
 	return c.r.Run(ctx, prompt, c.h.pipeline(on))
 }
 

@@ -52,6 +52,11 @@ type Options struct {
 	// ConfigFile, when not empty, is read instead of the usual config
 	// files, as the command's --config does.
 	ConfigFile string
+	// TrustProject uses the project config files of the working directory
+	// (./.mcp.json, ./.mcphost.*) even when the user has not trusted them
+	// (see config.TrustStore); otherwise an untrusted one is left out
+	// with a warning.
+	TrustProject bool
 	// IgnoreConfig reads no config files (but ConfigFile) and no
 	// MCPHOST_* or OLLAMA_HOST variables: only the defaults and these
 	// options count.
@@ -64,6 +69,13 @@ type Options struct {
 	// Servers then says why each failed. By default New returns
 	// ErrNoServers when some were configured and none started.
 	AllowFailedStart bool
+	// NoCache neither reads nor writes the cache of servers' tool lists
+	// (config's no-cache): every server starts in New, as on a first run.
+	NoCache bool
+	// Start says when the servers start; the zero value, StartLazy, keeps
+	// the servers whose tool list is cached (from an earlier run) idle
+	// until one of their tools is called.
+	Start StartMode
 
 	// SystemPrompt starts every conversation; empty means the config's.
 	SystemPrompt string
@@ -107,6 +119,23 @@ type Options struct {
 	// ClientVersion is the version sent to servers as clientInfo.
 	ClientVersion string
 }
+
+// StartMode says when a Host starts its servers.
+type StartMode int
+
+const (
+	// StartLazy starts, in New, only the servers whose tool list is not
+	// in the cache; the others start when one of their tools is first
+	// called. With a warm cache New waits for no server at all.
+	StartLazy StartMode = iota
+	// StartAll starts every server in New and waits for each, as a first
+	// run does (and as checking a config needs).
+	StartAll
+	// StartBackground starts every server without waiting: New returns
+	// at once, and a turn waits only for the servers whose tools are not
+	// known yet. For a chat, whose prompt must be usable at once.
+	StartBackground
+)
 
 // Host is a model with the tools of MCP servers: the servers, the model's
 // engine, the approval policy and the audit log, shared by any number of
@@ -165,6 +194,12 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	// Warnings quote servers' errors and stderr lines, which may hold the
 	// config's secrets.
 	h.warn = func(msg string) { warn(h.mask.String(msg)) }
+	for _, msg := range settings.Warnings {
+		h.warn(msg)
+	}
+	if len(settings.Untrusted) > 0 {
+		h.warn(config.UntrustedWarning(settings.Untrusted))
+	}
 	if err := h.start(ctx); err != nil {
 		h.Close()
 		return nil, err
@@ -179,7 +214,7 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	if opts.Settings != nil {
 		s = *opts.Settings
 	} else {
-		load := config.LoadOptions{ConfigFile: opts.ConfigFile, Servers: opts.Servers, Isolated: opts.IgnoreConfig}
+		load := config.LoadOptions{ConfigFile: opts.ConfigFile, Servers: opts.Servers, Isolated: opts.IgnoreConfig, TrustProject: opts.TrustProject}
 		if opts.NoServers {
 			load.Servers = []config.ServerSpec{}
 		}
@@ -230,6 +265,7 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	s.Approval.Ask = append(append([]string{}, s.Approval.Ask...), opts.Ask...)
 	s.Approval.Deny = append(append([]string{}, s.Approval.Deny...), opts.Deny...)
 	s.Yolo = s.Yolo || opts.Yolo
+	s.NoCache = s.NoCache || opts.NoCache
 	return &s, nil
 }
 
@@ -264,11 +300,17 @@ func (h *Host) start(ctx context.Context) error {
 		answer = elicit.Handler(s.Elicitation, h.warn)
 	}
 	h.elicitor.Store(&answer)
-	h.manager = servers.NewManager(s.Servers, servers.Options{
+	mopts := servers.Options{
 		ClientName: "mcphost", ClientVersion: h.opts.ClientVersion, Logger: h.logger,
 		Builtin:     builtin.New,
 		Elicitation: h.elicit,
-	})
+		Lazy:        h.opts.Start == StartLazy,
+		Background:  h.opts.Start == StartBackground,
+	}
+	if !s.NoCache {
+		mopts.CacheDir = config.DefaultUserDirs().Cache
+	}
+	h.manager = servers.NewManager(s.Servers, mopts)
 	h.approval = h.newApproval()
 
 	// The servers start while the engine describes the model: start-up
@@ -364,7 +406,12 @@ func (h *Host) newApproval() *approval.Toolbox {
 			Allow: h.settings.Approval.Allow,
 			Ask:   h.settings.Approval.Ask,
 			Deny:  h.settings.Approval.Deny,
-			Yolo:  h.settings.Yolo,
+			Project: approval.Rules{
+				Allow: h.settings.Approval.Project.Allow,
+				Ask:   h.settings.Approval.Project.Ask,
+				Deny:  h.settings.Approval.Project.Deny,
+			},
+			Yolo: h.settings.Yolo,
 		},
 		Info:    h.manager,
 		Builtin: func(server string) bool { return builtins[server] },

@@ -86,6 +86,9 @@ type Request struct {
 	// apart from the answer. Only set it for models with the thinking
 	// capability: backends refuse it otherwise.
 	Think bool
+	// Limits bound the call: the size of the reply and how long the
+	// engine may stay silent. Backends enforce them with Limits.Watch.
+	Limits Limits
 }
 
 // Delta is a piece of streamed output.
@@ -139,7 +142,9 @@ type Provider interface {
 	// or ErrUnreachable.
 	Show(ctx context.Context, model string) (ModelInfo, error)
 	// Chat runs one model call. onDelta, when not nil, receives the output
-	// as it streams; the returned Response holds all of it.
+	// as it streams; the returned Response holds all of it. A call that
+	// passes req.Limits fails with an *Error wrapping ErrReplyTooLarge or
+	// ErrIdle.
 	Chat(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
 }
 

@@ -222,7 +222,7 @@ func TestExitAtStartIsRetried(t *testing.T) {
 		Options{RestartDelay: 20 * time.Millisecond})
 	t.Cleanup(func() { _ = m.Close() })
 	errs := m.Start(t.Context())
-	if len(errs) != 1 || errs[0].Error() != `server "f" exited during start: fault: database locked` {
+	if len(errs) != 1 || errs[0].Error() != "server \"f\" exited during start (exit status 3); it wrote:\n  fault: database locked" {
 		t.Errorf("start errors: %v", errs)
 	}
 	st := waitStatus(t, m, "f", func(st ServerStatus) bool { return st.State == StateReady })

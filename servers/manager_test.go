@@ -94,7 +94,7 @@ func TestManager(t *testing.T) {
 	t.Run("start errors", func(t *testing.T) {
 		want := map[string]string{
 			"typo":      `server "typo" failed to start: command "npx-typo-does-not-exist" not found`,
-			"boom":      `server "boom" exited during start: boom`,
+			"boom":      "server \"boom\" exited during start (exit status 3); it wrote:\n  starting\n  boom",
 			"hang":      `server "hang" did not start within 1s`,
 			"auth":      `server "auth": authentication failed (HTTP 401 Unauthorized) at ` + authSrv.URL + ": check the credentials in its headers",
 			"bad__name": `server "bad__name": a server name must not contain "__"`,

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // maxNameLen is the longest function name that Ollama and the
@@ -70,4 +72,16 @@ func exposedNames(refs []toolRef) []string {
 		names[i] = name
 	}
 	return names
+}
+
+// NamedInTools returns the specs whose name, as tool names write it,
+// is prefix: "a.b" and "a_b" are both "a_b" in "a_b__tool".
+func NamedInTools(specs []config.ServerSpec, prefix string) []config.ServerSpec {
+	var out []config.ServerSpec
+	for _, s := range specs {
+		if sanitize(s.Name) == prefix {
+			out = append(out, s)
+		}
+	}
+	return out
 }

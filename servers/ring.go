@@ -14,6 +14,7 @@ type lineRing struct {
 	lines []string
 	next  int // where the next line goes once the ring is full
 	full  bool
+	total int // lines added so far, kept or not
 }
 
 func newLineRing(size int) *lineRing {
@@ -26,6 +27,7 @@ func (r *lineRing) add(line string) {
 	line = cleanLine(line)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.total++
 	if !r.full {
 		r.lines = append(r.lines, line)
 		r.full = len(r.lines) == cap(r.lines)
@@ -42,6 +44,26 @@ func (r *lineRing) snapshot() []string {
 	out := make([]string, 0, len(r.lines))
 	out = append(out, r.lines[r.next:]...)
 	return append(out, r.lines[:r.next]...)
+}
+
+// mark is a point in the log: since(mark) returns what came after it.
+func (r *lineRing) mark() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.total
+}
+
+// since returns the lines added after mark that are still kept, oldest
+// first.
+func (r *lineRing) since(mark int) []string {
+	r.mu.Lock()
+	n := r.total - mark
+	r.mu.Unlock()
+	lines := r.snapshot()
+	if n < len(lines) {
+		lines = lines[len(lines)-max(n, 0):]
+	}
+	return lines
 }
 
 // last returns the newest line that is not blank, or "".

@@ -92,3 +92,13 @@ func Bytes(n int) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// Truncate cuts s to at most n characters, ending it with "…" when it was
+// cut.
+func Truncate(s string, n int) string {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

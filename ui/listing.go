@@ -29,6 +29,8 @@ type ServerRecord struct {
 	StartMS   float64 `json:"start_ms"`
 	Tokens    int     `json:"tokens"`
 	Error     string  `json:"error,omitempty"`
+	// Cached is true while the tools are the cached list of an earlier run.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // ServerRecords turns the servers' state into records; mask hides the
@@ -36,8 +38,8 @@ type ServerRecord struct {
 func ServerRecords(infos []host.ServerInfo, mask func(string) string) []ServerRecord {
 	out := make([]ServerRecord, 0, len(infos))
 	for _, s := range infos {
-		r := ServerRecord{Name: s.Name, State: string(s.State), Transport: string(s.Transport)}
-		if s.State == servers.StateReady {
+		r := ServerRecord{Name: s.Name, State: string(s.State), Transport: string(s.Transport), Cached: s.Cached}
+		if s.State == servers.StateReady || s.State == servers.StateIdle {
 			r.Tools, r.Tokens = s.ToolCount, s.Tokens
 			r.StartMS = float64(s.Ready.Microseconds()) / 1000
 		}
@@ -57,13 +59,16 @@ type ToolRecord struct {
 	Server string          `json:"server"`
 	Tokens int             `json:"tokens"`
 	Tool   json.RawMessage `json:"tool"`
+	// Cached is true when the definition is from the cache of an earlier
+	// run, the server not started this time.
+	Cached bool `json:"cached"`
 }
 
 // ToolRecords turns tools into records.
 func ToolRecords(tools []host.ToolInfo) []ToolRecord {
 	out := make([]ToolRecord, 0, len(tools))
 	for _, t := range tools {
-		out = append(out, ToolRecord{Name: t.Name, Server: t.Server, Tokens: t.Tokens, Tool: t.Def.Raw})
+		out = append(out, ToolRecord{Name: t.Name, Server: t.Server, Tokens: t.Tokens, Tool: t.Def.Raw, Cached: t.Cached})
 	}
 	return out
 }
@@ -85,9 +90,12 @@ func ServerTable(w io.Writer, infos []host.ServerInfo, live bool, mask func(stri
 	fmt.Fprintln(tw, header)
 	for _, s := range infos {
 		tools, start, tokens := "-", "-", "-"
-		if s.State == servers.StateReady {
+		switch s.State {
+		case servers.StateReady:
 			tools, tokens = fmt.Sprint(s.ToolCount), fmt.Sprint(s.Tokens)
 			start = s.Ready.Round(time.Millisecond).String()
+		case servers.StateIdle:
+			tools, tokens = fmt.Sprint(s.ToolCount)+" (cached)", fmt.Sprint(s.Tokens)
 		}
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", termtext.Line(s.Name), stateLabel(s, live), s.Transport, tools, start, tokens)
 		if live {
@@ -120,6 +128,8 @@ func stateLabel(s host.ServerInfo, live bool) string {
 	switch s.State {
 	case servers.StateReady:
 		return "● ready"
+	case servers.StateIdle:
+		return "◌ idle"
 	case servers.StateDisabled:
 		return "○ disabled"
 	case servers.StateStarting:
@@ -154,7 +164,7 @@ func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, co
 		}
 		name := termtext.Line(s.Name)
 		switch s.State {
-		case servers.StateReady, servers.StateRestarting:
+		case servers.StateReady, servers.StateRestarting, servers.StateIdle:
 			cost := 0
 			for _, t := range by[s.Name] {
 				cost += costs[t.Name]
@@ -176,7 +186,11 @@ func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, co
 // its estimated cost, its description and its arguments (type, required,
 // description, choices, default).
 func ToolDetail(w io.Writer, t host.ToolInfo) {
-	fmt.Fprintf(w, "%s  (~%d tokens)\n", Sanitize(t.Name), t.Tokens)
+	from := ""
+	if t.Cached {
+		from = ", as cached: the server was not started"
+	}
+	fmt.Fprintf(w, "%s  (~%d tokens%s)\n", Sanitize(t.Name), t.Tokens, from)
 	if d := strings.TrimSpace(t.Def.Description); d != "" {
 		for _, line := range strings.Split(Sanitize(d), "\n") {
 			fmt.Fprintf(w, "  %s\n", line)

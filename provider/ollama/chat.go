@@ -24,12 +24,21 @@ import (
 // mid-answer is an error saying so, never a silently shortened answer.
 func (p *Provider) Chat(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
 	creq, toolsJSON := p.chatRequest(req)
+	// The limits span the retries: a silent engine is not tried again.
+	ctx, meter := req.Limits.Watch(ctx)
+	defer meter.Stop()
 	var acc accumulator
 	err := p.withRetry(ctx, req.Model, func() (bool, error) {
 		acc = accumulator{}
-		cut, err := p.streamChat(ctx, creq, toolsJSON, func(r api.ChatResponse) { acc.add(r, onDelta) })
+		cut, err := p.streamChat(ctx, creq, toolsJSON, func(r api.ChatResponse) {
+			if meter.Add(replySize(r)) {
+				acc.add(r, onDelta)
+			}
+		})
 		shown := acc.shown()
 		switch {
+		case meter.Err() != nil && !acc.done:
+			return shown, meter.Err()
 		case err != nil:
 			return shown, err
 		case acc.done:
@@ -47,9 +56,23 @@ func (p *Provider) Chat(ctx context.Context, req provider.Request, onDelta func(
 		}
 	})
 	if err != nil {
+		if merr := meter.Err(); merr != nil && !acc.done {
+			// A limit ended the call, however the stream then broke.
+			return provider.Response{}, merr
+		}
 		return provider.Response{}, err
 	}
 	return acc.response(&p.callSeq), nil
+}
+
+// replySize is what a chunk adds to the reply, for the reply's size limit:
+// its text, its thinking and its tool calls.
+func replySize(r api.ChatResponse) int {
+	n := len(r.Message.Content) + len(r.Message.Thinking)
+	for _, c := range r.Message.ToolCalls {
+		n += len(c.Function.Name) + len(c.Function.Arguments.String())
+	}
+	return n
 }
 
 // chatRequest translates a neutral request into Ollama's, and returns its

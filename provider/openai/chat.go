@@ -48,12 +48,18 @@ func (p *Provider) chat(ctx context.Context, req provider.Request, tools []provi
 		return provider.Response{}, err
 	}
 	start := time.Now()
+	// The limits span the retries: a silent engine is not tried again.
+	ctx, meter := req.Limits.Watch(ctx)
+	defer meter.Stop()
 	var acc accumulator
 	err = p.withRetry(ctx, req.Model, func() (bool, error) {
 		acc.reset()
+		acc.meter = meter
 		err := p.stream(ctx, body, &acc, onDelta)
 		shown := acc.shown()
 		switch {
+		case meter.Err() != nil && !acc.finished():
+			return shown, meter.Err()
 		case err != nil:
 			return shown, err
 		case acc.finished():
@@ -67,6 +73,10 @@ func (p *Provider) chat(ctx context.Context, req provider.Request, tools []provi
 		}
 	})
 	if err != nil {
+		if merr := meter.Err(); merr != nil && !acc.finished() {
+			// A limit ended the call, however the stream then broke.
+			return provider.Response{}, merr
+		}
 		return provider.Response{}, err
 	}
 	return acc.response(&p.callSeq, time.Since(start)), nil

@@ -142,6 +142,11 @@ type streamError struct{ *statusError }
 // wrap turns a failure into a *provider.Error worded for the user, or into
 // the context's error when the caller gave up.
 func (p *Provider) wrap(ctx context.Context, model string, err error) error {
+	var perr *provider.Error
+	if errors.As(err, &perr) {
+		// Already worded: a limit of the call (provider.Limits).
+		return err
+	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("%s request for %s stopped: %w", p.Kind().displayName(), model, ctxErr)
 	}

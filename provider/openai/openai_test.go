@@ -410,3 +410,34 @@ func TestParseURL(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyLimits: the call's limits hold on this path too: a reply past
+// MaxReplyBytes ends soon after the cap, a silent engine after the idle
+// timeout, neither tried again.
+func TestReplyLimits(t *testing.T) {
+	srv := openaitest.NewServer(openaitest.Options{Flavor: openaitest.VLLM})
+	defer srv.Close()
+	p, _ := newProvider(t, srv, openai.KindVLLM, nil)
+	piece := strings.Repeat("x", 10<<10)
+	chunks := make([]string, 2000) // 20 MB
+	for i := range chunks {
+		chunks[i] = piece
+	}
+	srv.Enqueue(openaitest.Reply{Chunks: chunks})
+	req := chatReq("model")
+	req.Limits = provider.Limits{MaxReplyBytes: 1 << 20}
+	got := 0
+	_, err := p.Chat(context.Background(), req, func(d provider.Delta) { got += len(d.Content) })
+	if !errors.Is(err, provider.ErrReplyTooLarge) || !strings.Contains(err.Error(), "grew past 1.0 MB") || got > 1<<20 || len(srv.Requests()) != 1 {
+		t.Errorf("too large: %v; %d bytes passed on, %d requests", err, got, len(srv.Requests()))
+	}
+
+	hold := make(chan struct{})
+	defer close(hold)
+	srv.Enqueue(openaitest.Reply{Hold: hold, Content: "too late"})
+	req.Limits = provider.Limits{IdleTimeout: 100 * time.Millisecond}
+	_, err = p.Chat(context.Background(), req, nil)
+	if !errors.Is(err, provider.ErrIdle) || !strings.Contains(err.Error(), "sent nothing for 100ms") || len(srv.Requests()) != 2 {
+		t.Errorf("idle: %v, %d requests", err, len(srv.Requests()))
+	}
+}

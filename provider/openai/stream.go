@@ -73,7 +73,8 @@ func (p *Provider) stream(ctx context.Context, body []byte, acc *accumulator, on
 				data = data[:0]
 			}
 		case line[0] == ':':
-			// A comment: keep-alive.
+			// A comment: a keep-alive, which shows the engine is alive.
+			acc.alive()
 		case bytes.HasPrefix(line, []byte("data:")):
 			if len(data) > 0 {
 				data = append(data, '\n')
@@ -106,6 +107,23 @@ type chunk struct {
 		CompletionTokens int `json:"completion_tokens"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
+}
+
+// size is what a chunk adds to the reply, for the reply's size limit: its
+// text, its thinking and its tool call fragments.
+func (c *chunk) size() int {
+	n := 0
+	for i := range c.Choices {
+		d := &c.Choices[i].Delta
+		if c.Choices[i].Message != nil {
+			d = c.Choices[i].Message
+		}
+		n += len(d.Content) + len(d.ReasoningContent) + len(d.Reasoning)
+		for j := range d.ToolCalls {
+			n += len(d.ToolCalls[j].Function.Name) + len(d.ToolCalls[j].Function.Arguments)
+		}
+	}
+	return n
 }
 
 type choice struct {
@@ -143,6 +161,15 @@ type accumulator struct {
 	usage             provider.Usage
 	// scratch is the chunk each event is decoded into.
 	scratch chunk
+	// meter enforces the call's limits (provider.Limits); nil for none.
+	meter *provider.Meter
+}
+
+// alive tells the meter the engine sent something that is not reply.
+func (a *accumulator) alive() {
+	if a.meter != nil {
+		a.meter.Add(0)
+	}
 }
 
 // partialCall is a tool call being assembled.
@@ -155,7 +182,8 @@ type partialCall struct {
 	args []byte
 }
 
-func (a *accumulator) reset() { *a = accumulator{} }
+// reset empties a for another try, keeping its scratch chunk.
+func (a *accumulator) reset() { *a = accumulator{scratch: a.scratch} }
 
 // shown reports whether any text has gone to onDelta.
 func (a *accumulator) shown() bool { return a.content.Len() > 0 || a.thinking.Len() > 0 }
@@ -193,6 +221,9 @@ func (a *accumulator) event(data []byte, onDelta func(provider.Delta)) error {
 }
 
 func (a *accumulator) add(c *chunk, onDelta func(provider.Delta)) {
+	if a.meter != nil && !a.meter.Add(c.size()) {
+		return // past a limit: the call is ending
+	}
 	if c.Usage != nil {
 		a.usage.PromptTokens, a.usage.CompletionTokens = c.Usage.PromptTokens, c.Usage.CompletionTokens
 	}
