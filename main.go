@@ -111,6 +111,10 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	load := config.LoadOptions{Flags: fs}
 	var inspect inspectCommand
 	switch cmd {
+	case "models":
+		if fs.NArg() > 1 {
+			return usageErr("unexpected argument %q after models", fs.Arg(1))
+		}
 	case "servers", "tools":
 		if inspect, err = parseInspect(fs.Args()); err != nil {
 			return usageErr("%v\n%s", err, inspectUsage)
@@ -129,7 +133,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		}
 	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script, trust, hooks (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script, trust, hooks, models (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
 	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "") {
@@ -154,7 +158,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	// A chat can ask about the project files it would leave out, before
 	// anything starts; other runs leave them out with a warning.
-	chatting := inspect.verb == "" && strings.TrimSpace(settings.Prompt) == "" && isTerminal(stdin) && isTerminal(stdoutFile)
+	chatting := inspect.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && isTerminal(stdin) && isTerminal(stdoutFile)
 	if chatting && len(settings.Untrusted) > 0 {
 		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
 			return usageErr("%v", err)
@@ -179,6 +183,9 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	if cmd == "hooks" {
 		return runHooks(fs.Arg(1), settings, stdout, stderr)
+	}
+	if cmd == "models" {
+		return runModels(con, settings, logger)
 	}
 
 	prompt, err := readPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcphost/mcphost/ollamatest"
+	"github.com/mcphost/mcphost/openaitest"
 )
 
 func TestGenerationParametersReachTheModel(t *testing.T) {
@@ -33,5 +34,21 @@ func TestGenerationParametersReachTheModel(t *testing.T) {
 	out = runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hi"}, host: ollama.URL})
 	if opts := ollama.Requests()[1].Options; out.code != 0 || opts["temperature"] != nil || opts["top_k"] != nil {
 		t.Errorf("defaults sent %v", opts)
+	}
+}
+
+func TestGenerationParametersReachAnOpenAICompatibleEngine(t *testing.T) {
+	llama := openaitest.NewServer(openaitest.Options{Flavor: openaitest.LlamaCpp, Models: []openaitest.Model{{ID: "tiny", ContextLength: 8192}}})
+	defer llama.Close()
+	out := runBinary(t, invocation{args: []string{"-m", "llamacpp:tiny", "--provider-url", llama.URL + "/v1", "-p", "hi",
+		"--temperature", "0.2", "--top-p", "0.8", "--top-k", "20", "--max-tokens", "64", "--seed", "3", "--stop-sequences", "END"}})
+	if out.code != 0 {
+		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
+	}
+	extra := llama.Requests()[0].Extra
+	for k, want := range map[string]string{"temperature": "0.2", "top_p": "0.8", "top_k": "20", "max_tokens": "64", "seed": "3", "stop": `["END"]`} {
+		if got := string(extra[k]); got != want {
+			t.Errorf("%s = %s, want %s", k, got, want)
+		}
 	}
 }

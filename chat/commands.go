@@ -225,6 +225,14 @@ func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
 		return false
 	}
 	info, err := conv.SetModel(ctx, args[0])
+	if errors.Is(err, host.ErrModelNotFound) {
+		fmt.Fprintln(w, ui.Sanitize(err.Error()))
+		if !c.offerPull(ctx, w, args[0]) {
+			fmt.Fprintf(w, "still using %s\n", conv.Model().Name)
+			return false
+		}
+		info, err = conv.SetModel(ctx, args[0])
+	}
 	if err != nil {
 		fmt.Fprintf(w, "%s; still using %s\n", ui.Sanitize(err.Error()), conv.Model().Name)
 		return false

@@ -28,6 +28,8 @@ type configFile struct {
 	// sections are the other structured sections ("models", "hooks"),
 	// raw, by canonical key.
 	sections map[string]any
+	// providers is the raw "providers" section (named engines).
+	providers any
 	// project marks a file of the working directory: it is used only when
 	// trusted, its approval rules only tighten the user's, and it cannot
 	// turn on yolo.
@@ -113,6 +115,10 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 		}
 		if nk == keyModels || nk == keyHooks {
 			f.sections[nk] = top[k]
+			continue
+		}
+		if nk == keyProviders {
+			f.providers = top[k]
 			continue
 		}
 		// Other keys belong to other tools sharing the file (Claude's

@@ -83,7 +83,7 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation,
+	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation,
 		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
 		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks}
 }
@@ -110,6 +110,9 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringP(keyPrompt, "p", "", "run `TEXT` as a single prompt, print the answer and exit")
 	fs.String(keyConfig, "", "read settings and MCP servers only from `FILE` (.yml, .yaml or .json)")
 	fs.String(keyOllamaHost, "", "`URL` of the Ollama server (default $OLLAMA_HOST or http://localhost:11434)")
+	fs.String(keyProviderURL, "", "`URL` of the OpenAI-compatible server for openai:MODEL, or instead of a preset's (llamacpp:, lmstudio:, vllm:)")
+	fs.String(keyProviderAPIKey, "", "API `KEY` for that server (default $OPENAI_API_KEY for openai:MODEL)")
+	fs.Bool(keyPull, false, "pull a missing Ollama model before answering (progress on a terminal)")
 	fs.Int(keyMaxSteps, defaultMaxSteps, "allow `N` tool-calling model calls for one prompt, then ask for a final answer without tools")
 	fs.String(keySystemPrompt, "", "system prompt `TEXT`, or the path of a file holding it")
 	fs.Bool(keyQuiet, false, "print only the final answer")

@@ -34,6 +34,17 @@ type Settings struct {
 	// OllamaHost is empty unless given; the caller falls back to
 	// OLLAMA_HOST and Ollama's default.
 	OllamaHost string
+	// ProviderURL and ProviderAPIKey reach an OpenAI-compatible server
+	// for openai:MODEL and the presets (llamacpp:, lmstudio:, vllm:);
+	// ProviderKeySource says where the key was given (a flag, a variable
+	// or a file), for errors that must not quote it. Without a key,
+	// openai:MODEL uses OPENAI_API_KEY.
+	ProviderURL, ProviderAPIKey, ProviderKeySource string
+	// Providers are the engines config files name ("providers:"), sorted
+	// by name.
+	Providers []Engine
+	// Pull pulls a missing Ollama model before a one-shot run.
+	Pull bool
 	// SystemPrompt is the text itself, already read from its file when the
 	// setting named one.
 	SystemPrompt string
@@ -204,6 +215,9 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Model = g.str(keyModel)
 	s.Prompt = g.str(keyPrompt)
 	s.OllamaHost = g.str(keyOllamaHost)
+	s.ProviderURL = g.str(keyProviderURL)
+	s.ProviderAPIKey = g.str(keyProviderAPIKey)
+	s.Pull = g.boolean(keyPull)
 	s.SystemPrompt = g.str(keySystemPrompt)
 	s.Output = g.str(keyOutput)
 	s.MaxSteps = g.integer(keyMaxSteps)
@@ -247,6 +261,13 @@ func Load(opts LoadOptions) (*Settings, error) {
 		// Ollama's own variable, below every mcphost setting.
 		s.OllamaHost, _ = o.Env("OLLAMA_HOST")
 	}
+	if s.ProviderAPIKey != "" {
+		s.ProviderKeySource = origins[keyProviderAPIKey].name(keyProviderAPIKey, &o)
+	} else if key, ok := o.Env("OPENAI_API_KEY"); ok && key != "" {
+		// OpenAI's own variable, below every mcphost setting; the host
+		// sends it to openai:MODEL only.
+		s.ProviderAPIKey, s.ProviderKeySource = key, "OPENAI_API_KEY"
+	}
 	s.Adhoc = adhoc
 	if script != nil {
 		s.ScriptFile, s.ScriptServers = o.ScriptFile, script.Servers != nil
@@ -280,6 +301,9 @@ func Load(opts LoadOptions) (*Settings, error) {
 		return nil, err
 	}
 	if s.Approval, err = o.approval(files); err != nil {
+		return nil, err
+	}
+	if s.Providers, err = o.providers(files); err != nil {
 		return nil, err
 	}
 	for i := len(files) - 1; i >= 0; i-- {
@@ -691,6 +715,19 @@ func (g *getter) boolean(key string) bool {
 	}
 	g.bad(key, "true or false")
 	return false
+}
+
+// name says where a setting came from, the way the user gave it:
+// --provider-api-key, MCPHOST_PROVIDER_API_KEY or "provider-api-key" in
+// FILE.
+func (from origin) name(key string, o *LoadOptions) string {
+	switch {
+	case from.env != "":
+		return from.env
+	case from.file != "":
+		return fmt.Sprintf("%q in %s", key, displayPath(from.file, o.HomeDir, o.WorkDir))
+	}
+	return "--" + key
 }
 
 // describe words a problem with a setting, naming it the way the user gave

@@ -24,13 +24,39 @@ type Conversation struct {
 	// model is r's model, readable during a turn (by an approval
 	// question, say).
 	model atomic.Pointer[provider.ModelInfo]
+	// engine is the backend r calls, switched by SetModel.
+	engine *switchable
+}
+
+// switchable is the backend of a conversation: the runner calls it, and
+// SetModel points it at another engine's backend between turns.
+type switchable struct {
+	p atomic.Pointer[provider.Provider]
+}
+
+func newSwitchable(p provider.Provider) *switchable {
+	s := &switchable{}
+	s.p.Store(&p)
+	return s
+}
+
+func (s *switchable) get() provider.Provider  { return *s.p.Load() }
+func (s *switchable) set(p provider.Provider) { s.p.Store(&p) }
+
+func (s *switchable) Name() string { return s.get().Name() }
+func (s *switchable) Show(ctx context.Context, model string) (provider.ModelInfo, error) {
+	return s.get().Show(ctx, model)
+}
+func (s *switchable) Chat(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
+	return s.get().Chat(ctx, req, onDelta)
 }
 
 // NewConversation starts a conversation with an empty history (but for the
 // system prompt). It shares the Host's servers, policy and audit log.
 func (h *Host) NewConversation() *Conversation {
 	s := h.settings
-	c := &Conversation{h: h, r: runner.New(h.backend, h.approval, runner.Options{
+	engine := newSwitchable(h.backend)
+	c := &Conversation{h: h, engine: engine, r: runner.New(engine, h.approval, runner.Options{
 		Model:        h.model,
 		SystemPrompt: s.SystemPrompt,
 		MaxSteps:     s.MaxSteps,
@@ -169,16 +195,22 @@ func (c *Conversation) Reset() {
 // Model describes the conversation's current model.
 func (c *Conversation) Model() provider.ModelInfo { return *c.model.Load() }
 
-// SetModel switches the conversation to another model of the same engine,
-// after checking with the engine that it has it; the history stays. It
-// waits for a running turn to end.
+// SetModel switches the conversation to another model, after checking
+// with its engine that it has it; the history stays. name is a model
+// reference as -m takes it, so "llamacpp:qwen3" or "gpu-box:MODEL" (an
+// engine a config file names) switches engines too. It waits for a
+// running turn to end.
 func (c *Conversation) SetModel(ctx context.Context, name string) (provider.ModelInfo, error) {
-	info, err := c.h.ShowModel(ctx, name)
+	if c.h.backend == nil {
+		return provider.ModelInfo{}, ErrNoModel
+	}
+	backend, info, err := c.h.engines.resolve(ctx, name)
 	if err != nil {
 		return info, err
 	}
 	c.turn.Lock()
 	defer c.turn.Unlock()
+	c.engine.set(backend)
 	c.r.SetModel(info)
 	c.r.SetSampling(c.h.samplingFor(info.Name))
 	c.model.Store(&info)

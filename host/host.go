@@ -18,7 +18,6 @@ import (
 	"github.com/mcphost/mcphost/elicit"
 	"github.com/mcphost/mcphost/hooks"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/provider/ollama"
 	"github.com/mcphost/mcphost/secret"
 	"github.com/mcphost/mcphost/servers"
 )
@@ -36,6 +35,15 @@ type Options struct {
 	Provider provider.Provider
 	// OllamaHost overrides the config's ollama-host and $OLLAMA_HOST.
 	OllamaHost string
+	// ProviderURL and ProviderAPIKey override the config's provider-url
+	// and provider-api-key: the OpenAI-compatible server of openai:MODEL
+	// and the presets (llamacpp:, lmstudio:, vllm:).
+	ProviderURL, ProviderAPIKey string
+	// Pull pulls the model when its engine (Ollama) does not have it,
+	// as the command's --pull; PullProgress, when set, hears how the
+	// download goes.
+	Pull         bool
+	PullProgress func(provider.PullProgress)
 	// ToolsOnly leaves the model out even when the config names one: the
 	// Host only reaches the MCP servers, and nothing contacts an engine.
 	ToolsOnly bool
@@ -147,6 +155,9 @@ type Host struct {
 	warn     func(string)
 
 	backend provider.Provider
+	// engines builds and keeps the backends of every engine a model
+	// reference may name, for switches across engines.
+	engines *engines
 	// model is what the engine said about the configured model; its Name
 	// is empty when the Host has no model.
 	model provider.ModelInfo
@@ -177,7 +188,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{settings: settings, opts: opts, mask: secret.FromServers(settings.Servers)}
+	h := &Host{settings: settings, opts: opts, mask: secret.FromSettings(settings)}
 	if opts.Logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
 	} else {
@@ -234,6 +245,13 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	if opts.OllamaHost != "" {
 		s.OllamaHost = opts.OllamaHost
 	}
+	if opts.ProviderURL != "" {
+		s.ProviderURL = opts.ProviderURL
+	}
+	if opts.ProviderAPIKey != "" {
+		s.ProviderAPIKey, s.ProviderKeySource = opts.ProviderAPIKey, "host.Options.ProviderAPIKey"
+	}
+	s.Pull = s.Pull || opts.Pull
 	if opts.SystemPrompt != "" {
 		s.SystemPrompt = opts.SystemPrompt
 	}
@@ -264,6 +282,8 @@ func loadSettings(opts Options) (*config.Settings, error) {
 // start does the work of New.
 func (h *Host) start(ctx context.Context) error {
 	s := h.settings
+	h.engines = &engines{settings: s, fixed: h.opts.Provider, warn: h.warn,
+		logRetry: func(b provider.Provider) { setRetry(b, 0, h) }}
 	var modelName string
 	if !h.opts.ToolsOnly && (s.Model != "" || h.opts.Provider != nil) {
 		var err error
@@ -318,7 +338,7 @@ func (h *Host) start(ctx context.Context) error {
 		wg      sync.WaitGroup
 	)
 	if modelName != "" {
-		wg.Go(func() { info, showErr = h.backend.Show(ctx, modelName) })
+		wg.Go(func() { info, showErr = h.show(ctx, modelName) })
 	}
 	startErrs := h.manager.Start(ctx)
 	wg.Wait()
@@ -355,29 +375,37 @@ func (h *Host) start(ctx context.Context) error {
 // name on it.
 func (h *Host) newProvider() (provider.Provider, string, error) {
 	s := h.settings
-	if h.opts.Provider != nil {
-		name := s.Model
-		if _, m, err := provider.ParseModel(s.Model); err == nil {
-			name = m
-		}
-		if name == "" {
-			return nil, "", configError(errors.New("no model: give host.Options.Model with host.Options.Provider"))
-		}
-		return h.opts.Provider, name, nil
+	if h.opts.Provider != nil && strings.TrimSpace(s.Model) == "" {
+		return nil, "", configError(errors.New("no model: give host.Options.Model with host.Options.Provider"))
 	}
-	providerName, modelName, err := provider.ParseModel(s.Model)
+	engine, modelName, err := h.engines.parse(s.Model)
 	if err != nil {
 		return nil, "", configError(err)
 	}
-	if providerName != "ollama" {
-		return nil, "", configError(fmt.Errorf("unknown provider %q in model %q: use ollama:MODEL", providerName, s.Model))
+	if engine == provider.EngineOllama && s.ProviderURL != "" && h.opts.Provider == nil {
+		// The URL would be ignored, and the error would be about Ollama.
+		h.warn(fmt.Sprintf("--provider-url is set, but %q names an Ollama model: write -m openai:%s (or llamacpp:, lmstudio:, vllm:) to use the server at that URL", s.Model, modelName))
 	}
-	backend, err := ollama.New(s.OllamaHost, nil)
+	backend, err := h.engines.get(engine)
 	if err != nil {
-		return nil, "", configError(err)
+		return nil, "", err
 	}
-	backend.SetRetry(ollama.LoggedRetry(h.logger))
 	return backend, modelName, nil
+}
+
+// show asks the engine about the configured model and, when it does not
+// have the model and the settings say to pull, pulls it first.
+func (h *Host) show(ctx context.Context, model string) (provider.ModelInfo, error) {
+	info, err := h.backend.Show(ctx, model)
+	puller, canPull := h.backend.(provider.Puller)
+	if !errors.Is(err, provider.ErrModelNotFound) || !h.settings.Pull || !canPull {
+		return info, err
+	}
+	h.logger.Debug("pulling the model", "model", model)
+	if err := puller.Pull(ctx, model, h.opts.PullProgress); err != nil {
+		return info, err
+	}
+	return h.backend.Show(ctx, model)
 }
 
 // newApproval wraps the manager in the approval policy of the settings.
@@ -481,20 +509,15 @@ func (h *Host) Settings() *config.Settings { return h.settings }
 // empty when the Host has no model.
 func (h *Host) Model() provider.ModelInfo { return h.model }
 
-// ShowModel asks the engine about a model, as a switch to it would.
+// ShowModel asks a model's engine about it, as a switch to it would. name
+// is a model reference as -m takes it: "engine:model" names another
+// engine than the Host's.
 func (h *Host) ShowModel(ctx context.Context, name string) (provider.ModelInfo, error) {
 	if h.backend == nil {
 		return provider.ModelInfo{}, ErrNoModel
 	}
-	if _, m, err := provider.ParseModel(name); err == nil {
-		name = m
-	}
-	info, err := h.backend.Show(ctx, name)
-	if err != nil {
-		return info, err
-	}
-	info.Name = name
-	return info, nil
+	_, info, err := h.engines.resolve(ctx, name)
+	return info, err
 }
 
 // Mask hides the config's secrets (header and env values) in s.

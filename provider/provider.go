@@ -1,7 +1,9 @@
 // Package provider defines the neutral conversation types the runner speaks
 // (messages, tool calls, tool declarations, token usage) and the small
-// Provider interface a model backend implements. Backends live in
-// subpackages (provider/ollama); the runner never sees their wire types.
+// Provider interface a model backend implements, with the optional Lister
+// and Puller. Backends live in subpackages (provider/ollama, and
+// provider/openai for every OpenAI-compatible engine); the runner never
+// sees their wire types.
 package provider
 
 import (
@@ -162,6 +164,17 @@ type ModelInfo struct {
 	Capabilities []string
 	// ContextLength is the model's trained context window; 0 when unknown.
 	ContextLength int
+	// FixedContext means ContextLength is the window the engine serves
+	// the model with (llama.cpp's --ctx-size, vLLM's --max-model-len, a
+	// model LM Studio has loaded), which no request can change: it is the
+	// window to budget for, whatever --num-ctx says.
+	FixedContext bool
+	// CapabilitiesAssumed means the engine does not say what the model
+	// can do (vLLM, most OpenAI-compatible servers): Capabilities holds
+	// what is assumed, completion and tools.
+	CapabilitiesAssumed bool
+	// Size is the model's size in bytes, 0 when the engine does not say.
+	Size int64
 }
 
 // Has reports whether the model has the named capability.
@@ -179,6 +192,32 @@ type Provider interface {
 	// passes req.Limits fails with an *Error wrapping ErrReplyTooLarge or
 	// ErrIdle.
 	Chat(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
+}
+
+// Lister is a backend that can list the models it serves, for "mcphost
+// models" and the chat's /model.
+type Lister interface {
+	// ListModels returns the engine's models, sorted by name, with what
+	// the engine says about each.
+	ListModels(ctx context.Context) ([]ModelInfo, error)
+}
+
+// PullProgress is one step of a model download.
+type PullProgress struct {
+	// Status is the engine's word for the step ("pulling manifest",
+	// "pulling sha256:…", "verifying sha256 digest", "success").
+	Status string
+	// Completed and Total are the bytes of the part being downloaded;
+	// Total is 0 for steps that download nothing.
+	Completed, Total int64
+}
+
+// Puller is a backend that can download a model it does not have
+// (Ollama's /api/pull).
+type Puller interface {
+	// Pull downloads model, calling progress (which may be nil) as it
+	// goes. It returns an *Error worded for the user.
+	Pull(ctx context.Context, model string, progress func(PullProgress)) error
 }
 
 // Sentinel kinds of provider failure, for errors.Is.

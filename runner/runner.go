@@ -117,9 +117,11 @@ type Options struct {
 }
 
 // ContextWindow is the num_ctx to ask for a model: its trained length,
-// capped by limit (0: no cap); limit when the length is unknown.
+// capped by limit (0: no cap); limit when the length is unknown. A window
+// the engine fixed (ModelInfo.FixedContext) is the window, whatever limit
+// says: no request can change it.
 func ContextWindow(m provider.ModelInfo, limit int) int {
-	if m.ContextLength > 0 && (limit == 0 || m.ContextLength < limit) {
+	if m.ContextLength > 0 && (m.FixedContext || limit == 0 || m.ContextLength < limit) {
 		return m.ContextLength
 	}
 	return limit
