@@ -210,4 +210,3 @@ func TestHooksListAndValidate(t *testing.T) {
 		t.Errorf("bad event: exit %d, stderr %q", out.code, out.stderr)
 	}
 }
-
