@@ -389,12 +389,20 @@ func (c *Chat) Complete(input string) []string {
 }
 
 func (c *Chat) serversLine() string {
-	ready, total := 0, 0
+	ready, starting, total := 0, 0, 0
 	for _, s := range c.statuses() {
 		total++
-		if s.State == servers.StateReady {
+		switch s.State {
+		case servers.StateReady:
 			ready++
+		case servers.StateStarting:
+			starting++
 		}
+	}
+	// Servers start in the background; saying so keeps "0/1 ready" from
+	// reading as a failure while they are still on their way.
+	if starting > 0 {
+		return fmt.Sprintf("%d/%d servers ready (%d starting), %d tools", ready, total, starting, len(c.tools()))
 	}
 	return fmt.Sprintf("%d/%d servers ready, %d tools", ready, total, len(c.tools()))
 }
