@@ -33,6 +33,12 @@ const (
 	// the config's; flags only.
 	keyURL   = "url"
 	keyStdio = "stdio"
+	// keyToolShare is the share of the context window the offered tools
+	// may take before only the most relevant are offered.
+	keyToolShare = "tool-share"
+	// keyEmbedModel names an Ollama embedding model that ranks tools by
+	// meaning too.
+	keyEmbedModel = "embed-model"
 )
 
 // The values --output accepts.
@@ -50,6 +56,9 @@ const (
 	// defaultElicitation declines: nothing is sent in the user's name
 	// unless they said so.
 	defaultElicitation = string(ElicitDecline)
+	// defaultToolShare: a quarter of the window for the tools leaves the
+	// rest for the conversation and the answer.
+	defaultToolShare = 0.25
 )
 
 // outputFormats lists the --output values in the order help and errors show them.
@@ -61,7 +70,7 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation}
+	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keyToolShare, keyEmbedModel}
 }
 
 // settingKey returns the setting that k names in a config file or a
@@ -101,6 +110,8 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringArray(keyDenyTool, nil, "never offer or run tools matching `GLOB`; repeatable")
 	fs.Bool(keyYolo, false, "run every tool call without asking, except denied tools")
 	fs.String(keyAudit, "", "append one JSON line per tool call to `FILE` (secrets masked)")
+	fs.Float64(keyToolShare, defaultToolShare, "when the tools would take more than `SHARE` of the context window, offer the most relevant ones and a search tool (0: always every tool)")
+	fs.String(keyEmbedModel, "", "rank tools by meaning too, with the Ollama embedding `MODEL` (e.g. nomic-embed-text), when not all are offered")
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
 	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")
 	fs.String(keyStdio, "", "with servers/tools: run the MCP server `COMMAND` (quoted as in a shell) instead of the config's")

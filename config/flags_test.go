@@ -32,6 +32,8 @@ func TestRegisterFlags(t *testing.T) {
 		{"audit", "", ""},
 		{"max-result-bytes", "", "0"},
 		{"elicitation", "", "decline"},
+		{"tool-share", "", "0.25"},
+		{"embed-model", "", ""},
 		{"url", "", ""},
 		{"stdio", "", ""},
 	}
