@@ -36,6 +36,8 @@ func (h *Host) NewConversation() *Conversation {
 		MaxSteps:     s.MaxSteps,
 		NumCtx:       s.NumCtx,
 		ResultBudget: s.MaxResultBytes,
+		ToolShare:    s.ToolShare,
+		Embedder:     h.embedder,
 	})}
 	model := h.model
 	c.model.Store(&model)
