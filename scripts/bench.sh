@@ -10,3 +10,10 @@ go test -run '^$' -bench 'Startup|AgentStep' -benchtime "${BENCHTIME:-5x}" . | g
 # The Go library: one Host.Prompt turn with no servers (host-ms/turn is the
 # library's own time), and host.New with 0 and 5 servers.
 go test -run '^$' -bench 'Prompt|New' -benchtime "${BENCHTIME:-5x}" ./host | grep -E '^(Benchmark|ok|FAIL)'
+# Tool selection: recall of the intended tool over the requests of
+# toolselect/testdata (52 tools of seven servers, an 8,192-token window) at
+# a quarter, an eighth and a sixteenth of the window, and the host's time
+# per step when it selects among 52 and 364 tools; then the one-off cost
+# of indexing a tool list and of ranking one request.
+go test -run '^$' -bench 'ToolSelection' -benchtime "${BENCHTIME:-5x}" -v ./runner | grep -E '(recall|^Benchmark.*step|^ok|^FAIL)' | sed 's/^ *select_test.go:[0-9]*: //'
+go test -run '^$' -bench 'NewIndex|Rank' ./toolselect | grep -E '^(Benchmark|ok|FAIL)'
