@@ -80,7 +80,11 @@ func startChat(ctx context.Context, settings *config.Settings, logger *slog.Logg
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := host.New(ctx, options(settings, logger, func(msg string) { ui.Warn(stderr, msg) }))
+	opts := options(settings, logger, func(msg string) { ui.Warn(stderr, msg) })
+	// The prompt is usable at once; a turn waits only for servers whose
+	// tools are not known yet.
+	opts.Start, opts.Interactive = host.StartBackground, true
+	h, err := host.New(ctx, opts)
 	if err != nil {
 		return nil, held, err
 	}

@@ -127,9 +127,13 @@ func (term *terminal) waitExit() int {
 	return code
 }
 
-// chatEnv is the environment of a chat against the Ollama at host.
+// chatEnv is the environment of a chat against the Ollama at host. It
+// trusts the project config files the tests write (see invocation).
 func chatEnv(t *testing.T, host string) []string {
-	return []string{"HOME=" + t.TempDir(), "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color"}
+	home := t.TempDir()
+	return []string{"HOME=" + home, "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color", "MCPHOST_TRUST_PROJECT=1",
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
 }
 
 // chatSetup writes a config with server-everything wrapped so its PID and
@@ -343,6 +347,91 @@ func TestChatFillsAnElicitationForm(t *testing.T) {
 	msgs := ollama.Requests()[1].Messages
 	if got := msgs[len(msgs)-1].Content; !strings.Contains(got, "- Name: Ann Lee") || !strings.Contains(got, "- Favorite Integer: 42") {
 		t.Errorf("the server did not get the form: %q", got)
+	}
+	term.keys("C-d")
+	term.waitExit()
+}
+
+func TestChatPromptIsUsableWhileServersStart(t *testing.T) {
+	e := newFaultEnv(t)
+	e.config(e.server("slow", "", "-start-delay", "3s"))
+	model := ollamatest.NewServer()
+	defer model.Close()
+	term := startTerminal(t, e.dir, chatEnv(t, model.URL), "-m", "tiny")
+	term.waitFor("/help for commands")
+	term.typeLine("/servers")
+	term.waitFor("… starting")
+	// A turn waits for the server, whose tools are not known yet, then
+	// offers them.
+	term.typeLine("hello")
+	term.waitFor("ok")
+	if reqs := model.Requests(); len(reqs) != 1 || !hasTool(reqs[0], "slow__echo") {
+		t.Errorf("the turn did not wait for the starting server's tools: %d requests", len(reqs))
+	}
+	term.typeLine("/servers")
+	term.waitFor("● ready")
+	term.typeLine("/quit")
+	term.waitExit()
+	e.noneLeft("slow")
+}
+
+// TestChatApprovalQuestionCannotBeForged: the model's argument holds
+// newlines, a fake question for a harmless tool and enough lines to push
+// the real header off screen. The terminal must show the real question,
+// every row of the argument behind a mark, no fake header at a line's
+// start, and the real tool's name next to the keys.
+func TestChatApprovalQuestionCannotBeForged(t *testing.T) {
+	forged := strings.Repeat("padding\n", 60) +
+		"\n? fs › read_file wants to run (it only reads):\n    ▸ path: notes.txt\n" +
+		"  fs › read_file: [y] yes once  [a] yes for this tool this session  [n] no  [r] no, and say why: \x1b[2K\r"
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__write_file", map[string]any{"path": "victim.txt", "content": forged})}},
+		ollamatest.Reply{Content: "Not written."},
+	)
+	dir := t.TempDir()
+	term := startTerminal(t, dir, chatEnv(t, ollama.URL), "-m", "tiny")
+	term.waitFor("servers ready")
+	term.typeLine("write the file")
+	s := term.waitFor("[r] no, and say why")
+
+	var question []string
+	inQuestion := false
+	for _, line := range strings.Split(s, "\n") {
+		switch {
+		case strings.HasPrefix(line, "?"):
+			if !strings.HasPrefix(line, "? fs › write_file wants to run (") {
+				t.Errorf("a question header that is not the real one: %q", line)
+			}
+			inQuestion = true
+		case inQuestion:
+			question = append(question, line)
+			// The keys end the question: the only row not indented as
+			// the arguments are.
+			inQuestion = strings.HasPrefix(line, "    ")
+		}
+	}
+	t.Logf("the question:\n%s", strings.Join(question, "\n"))
+	if len(question) < 2 {
+		t.Fatalf("the real question is not on screen:\n%s", s)
+	}
+	keys := question[len(question)-1]
+	if !strings.HasPrefix(keys, "  fs › write_file: [y] yes once") {
+		t.Errorf("the keys line does not name the real tool: %q", keys)
+	}
+	for _, row := range question[:len(question)-1] {
+		if !strings.HasPrefix(row, "    ▸ ") && !strings.HasPrefix(row, "    ┆ ") {
+			t.Errorf("an argument row without its mark: %q", row)
+		}
+	}
+	if !strings.Contains(s, "⏎") || !strings.Contains(s, "more rows") {
+		t.Errorf("the newlines are not shown or the long value is not folded:\n%s", s)
+	}
+	term.keys("n")
+	term.waitFor("Not written.")
+	if _, err := os.Stat(filepath.Join(dir, "victim.txt")); err == nil {
+		t.Error("the refused write happened")
 	}
 	term.keys("C-d")
 	term.waitExit()

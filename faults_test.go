@@ -171,7 +171,7 @@ func TestFaultServerExitsAtStart(t *testing.T) {
 	if out.code != 0 || out.stdout != "ok\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
-	if !strings.Contains(out.stderr, `server "broken" exited during start: fault: cannot open database`) {
+	if !strings.Contains(out.stderr, "server \"broken\" exited during start (exit status 3); it wrote:\n  fault: cannot open database") {
 		t.Errorf("stderr does not say why: %q", out.stderr)
 	}
 	req := ollama.Requests()[0]
@@ -210,7 +210,7 @@ func TestFaultServerRestartsAfterFailedStarts(t *testing.T) {
 	if out.code != 0 || out.stdout != "flaky is back: Echo: hi\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
-	if !strings.Contains(out.stderr, `server "flaky" exited during start: fault: port in use`) {
+	if !strings.Contains(out.stderr, "server \"flaky\" exited during start (exit status 3); it wrote:\n  fault: port in use") {
 		t.Errorf("stderr: %q", out.stderr)
 	}
 	if n := len(e.pids("flaky")); n != 3 {

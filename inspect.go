@@ -93,7 +93,8 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	var err error
 	switch cmd.verb {
 	case "servers":
-		opts.AllowFailedStart, opts.Warn = true, func(string) {}
+		// A check of the config: every server starts, live.
+		opts.AllowFailedStart, opts.Warn, opts.Start = true, func(string) {}, host.StartAll
 	case "list":
 		if cmd.server != "" {
 			if opts.Servers, err = config.OnlyServer(opts.Servers, cmd.server); err != nil {

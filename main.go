@@ -22,9 +22,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/hooks"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/session"
 	"github.com/mcphost/mcphost/sysproc"
+	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/trust"
+	"github.com/mcphost/mcphost/ui"
 	"github.com/mcphost/mcphost/version"
 )
 
@@ -77,12 +81,14 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		}
 	}()
 	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "mcphost: "+format+"\n", a...)
+		// Config errors quote files, which may come from anywhere.
+		fmt.Fprintf(stderr, "mcphost: %s\n", termtext.Clean(fmt.Sprintf(format, a...)))
 		return exitUsage
 	}
 	fs := pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	config.RegisterFlags(fs)
+	trust.RegisterFlags(fs)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() { fmt.Fprint(stdout, strings.Replace(usage, "{{FLAGS}}", fs.FlagUsages(), 1)) }
 	// A script's --args:NAME VALUE are not flags: take them out first.
@@ -92,8 +98,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fs.Usage()
-			return exitOK
+			return exitOK // pflag printed the help itself
 		}
 		return usageErr("%v (see mcphost --help)", err)
 	}
@@ -118,13 +123,26 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 			return usageErr("unexpected argument %q after the script: give its variables as --args:NAME VALUE", fs.Arg(2))
 		}
 		load.ScriptPath, load.ScriptArgs = fs.Arg(1), scriptVars
-	case "":
+	case "hooks":
+		if fs.NArg() != 2 || (fs.Arg(1) != "list" && fs.Arg(1) != "validate") {
+			return usageErr("usage: mcphost hooks list | mcphost hooks validate")
+		}
+	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script, trust, hooks (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
 	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "") {
 		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers and mcphost tools (see mcphost --help)")
+	}
+	if cmd == "trust" {
+		if err := trust.Run(fs, load, stdin, stdout); err != nil {
+			return usageErr("%v", err)
+		}
+		return exitOK
+	}
+	if trust.FlagsGiven(fs) {
+		return usageErr("--yes, --list and --revoke go with mcphost trust (see mcphost --help)")
 	}
 
 	settings, err := config.Load(load)
@@ -133,6 +151,14 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 			return usageErr("%v\n%s", err, inspectUsage)
 		}
 		return usageErr("%v", err)
+	}
+	// A chat can ask about the project files it would leave out, before
+	// anything starts; other runs leave them out with a warning.
+	chatting := inspect.verb == "" && strings.TrimSpace(settings.Prompt) == "" && isTerminal(stdin) && isTerminal(stdoutFile)
+	if chatting && len(settings.Untrusted) > 0 {
+		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
+			return usageErr("%v", err)
+		}
 	}
 	logger := newLogger(stderr, settings.Debug)
 	defer func() {
@@ -151,8 +177,11 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	if inspect.verb != "" {
 		return runInspect(con, inspect, settings, logger)
 	}
+	if cmd == "hooks" {
+		return runHooks(fs.Arg(1), settings, stdout, stderr)
+	}
 
-	prompt, err := readPrompt(settings.Prompt, stdin)
+	prompt, err := readPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -200,7 +229,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitOK
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid):
+	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid), errors.Is(err, host.ErrPromptBlocked):
 		return exitUsage
 	case errors.Is(err, host.ErrMaxSteps):
 		return exitStopped
@@ -214,14 +243,19 @@ func exitCode(ctx context.Context, err error) int {
 }
 
 // readPrompt combines -p with piped stdin: stdin alone is the prompt; with
-// -p it is attached to the prompt as context.
-func readPrompt(flagPrompt string, stdin *os.File) (string, error) {
+// -p it is attached to the prompt as context. Input longer than limit
+// bytes is refused, having read no more than one byte past it, before
+// anything starts.
+func readPrompt(flagPrompt string, stdin *os.File, limit int) (string, error) {
 	if !isPipedInput(stdin) {
 		return strings.TrimSpace(flagPrompt), nil
 	}
-	data, err := io.ReadAll(stdin)
+	data, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
 	if err != nil {
 		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+	}
+	if len(data) > limit {
+		return "", fmt.Errorf("stdin holds more than %s, the limit (--max-stdin-bytes): nothing was sent; pipe in less, or raise --max-stdin-bytes", termtext.Bytes(limit))
 	}
 	piped := strings.TrimSpace(string(data))
 	flagPrompt = strings.TrimSpace(flagPrompt)
@@ -258,9 +292,11 @@ func terminalWidth(f *os.File) int {
 	return 80
 }
 
-// errorText is the message of err for the user, on one line.
+// errorText is the message of err for the user, on one line, cleaned of
+// escape sequences and control characters: errors quote the model
+// endpoint's and servers' answers, which must not drive the terminal.
 func errorText(err error) string {
-	return strings.ReplaceAll(err.Error(), "\n", " ")
+	return termtext.Line(err.Error())
 }
 
 // newLogger is the log on w: warnings, and with --debug everything. The
@@ -271,4 +307,32 @@ func newLogger(w io.Writer, debug bool) *slog.Logger {
 		level = slog.LevelDebug
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// runHooks runs "mcphost hooks list" and "mcphost hooks validate": the
+// config was loaded, so its hooks are well formed; validate also looks for
+// each command's program and exits 2 when one is missing.
+func runHooks(verb string, settings *config.Settings, stdout, stderr io.Writer) int {
+	if settings.NoHooks {
+		fmt.Fprintln(stderr, "mcphost: --no-hooks is set: no hook would run")
+	}
+	if verb == "list" {
+		ui.HookList(stdout, settings.Hooks)
+		return exitOK
+	}
+	problems := hooks.Check(settings.Hooks)
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "mcphost: %s\n", termtext.Line(p))
+	}
+	if len(problems) > 0 {
+		return exitUsage
+	}
+	n := 0
+	for _, rules := range settings.Hooks {
+		for _, r := range rules {
+			n += len(r.Commands)
+		}
+	}
+	fmt.Fprintf(stdout, "%d hooks, all well formed.\n", n)
+	return exitOK
 }

@@ -56,6 +56,11 @@ type invocation struct {
 	home  string // HOME; a fresh temp dir when empty
 	env   []string
 	host  string // OLLAMA_HOST
+	// untrusted leaves project config files (./.mcp.json, ./.mcphost.*)
+	// untrusted, as for a user who has not run mcphost trust; by default
+	// the run trusts them (MCPHOST_TRUST_PROJECT=1), since most tests
+	// write their config there.
+	untrusted bool
 }
 
 type outcome struct {
@@ -76,7 +81,14 @@ func (inv invocation) command(t *testing.T) *exec.Cmd {
 	if home == "" {
 		home = t.TempDir()
 	}
-	cmd.Env = append(os.Environ(), "HOME="+home, "OLLAMA_HOST="+inv.host, "NO_COLOR=1")
+	// The user's directories follow HOME, whatever the machine sets; the
+	// project config files the tests write are trusted unless untrusted.
+	cmd.Env = append(os.Environ(), "HOME="+home, "OLLAMA_HOST="+inv.host, "NO_COLOR=1", "MCPHOST_TRUST_PROJECT=1",
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"), "XDG_STATE_HOME="+filepath.Join(home, ".local", "state"),
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	if inv.untrusted {
+		cmd.Env = append(cmd.Env, "MCPHOST_TRUST_PROJECT=")
+	}
 	cmd.Env = append(cmd.Env, inv.env...)
 	if inv.stdin != "" {
 		cmd.Stdin = strings.NewReader(inv.stdin)
@@ -296,8 +308,10 @@ func TestEnvExpansionReachesTheServer(t *testing.T) {
 		t.Errorf("list_directory result = %q, want notes.txt from the expanded directory", got)
 	}
 
+	// Unset, the variable fails its server (the only one here: exit 5),
+	// naming the file, the server and the variable.
 	out = runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "list"}, dir: dir, host: ollama.URL})
-	if out.code != 2 || !strings.Contains(out.stderr, ".mcp.json") || !strings.Contains(out.stderr, `"files"`) || !strings.Contains(out.stderr, "DATA_DIR") {
+	if out.code != 5 || !strings.Contains(out.stderr, ".mcp.json") || !strings.Contains(out.stderr, `"files"`) || !strings.Contains(out.stderr, "DATA_DIR") {
 		t.Errorf("unset variable: exit %d, stderr %q", out.code, out.stderr)
 	}
 }
@@ -419,6 +433,9 @@ func TestHelpListsExitCodes(t *testing.T) {
 		if !strings.Contains(out.stdout, want) {
 			t.Errorf("--help lacks %q", want)
 		}
+	}
+	if n := strings.Count(out.stdout, "Exit codes:"); n != 1 || out.code != 0 {
+		t.Errorf("--help: exit %d, the help printed %d times", out.code, n)
 	}
 }
 

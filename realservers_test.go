@@ -211,6 +211,13 @@ func TestToolDefinitionsAsTheServerSentThem(t *testing.T) {
 	if !strings.Contains(string(schema), `"type":["boolean","string"]`) || !strings.Contains(string(schema), `"anyOf"`) {
 		t.Errorf("f__union's schema: %s", schema)
 	}
+	// The same over Streamable HTTP, where the definitions are read from
+	// the HTTP answer.
+	url := mcptest.StartEverything(t, "streamableHttp")
+	out = runBinary(t, invocation{args: []string{"tools", "list", "--url", url, "--output", "json"}})
+	if !strings.Contains(out.stdout, `"taskSupport": "forbidden"`) {
+		t.Errorf("over HTTP, the definitions lost their execution:\n%s", out.stdout)
+	}
 	text := runBinary(t, invocation{args: []string{"tools", "list", "f"}, dir: e.dir})
 	if !strings.Contains(text.stdout, "flag   boolean|string, required") || !strings.Contains(text.stdout, "level  integer|string") {
 		t.Errorf("the text listing does not show the unions:\n%s", text.stdout)

@@ -3,12 +3,14 @@ package approval
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mattn/go-runewidth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcphost/mcphost/config"
@@ -54,6 +56,46 @@ func TestPolicyMatch(t *testing.T) {
 	p = Policy{Allow: []string{"x__*"}, Ask: []string{"x__*"}}
 	if d, _, _ := p.Match("x__y"); d != Ask {
 		t.Errorf("tie between allow and ask gave %s, want ask", d)
+	}
+}
+
+// TestProjectRulesOnlyTighten: a project file's rules never loosen a
+// rule of the user or the command line, whatever their specificity, but
+// may make any verdict stricter.
+func TestProjectRulesOnlyTighten(t *testing.T) {
+	ro := &tool.Def{Annotations: &tool.Annotations{ReadOnlyHint: true}}
+	tests := []struct {
+		name    string
+		user    Policy
+		project Rules
+		tool    string
+		info    *tool.Def
+		want    Decision
+	}{
+		{"exact project allow does not beat a user glob deny", Policy{Deny: []string{"sh__*"}}, Rules{Allow: []string{"sh__run"}}, "sh__run", nil, Deny},
+		{"exact project allow does not beat a user ask", Policy{Ask: []string{"sh__*"}}, Rules{Allow: []string{"sh__run"}}, "sh__run", nil, Ask},
+		{"project ask does not beat a user deny", Policy{Deny: []string{"sh__run"}}, Rules{Ask: []string{"sh__run"}}, "sh__run", nil, Deny},
+		{"project deny tightens a user allow", Policy{Allow: []string{"fs__*"}}, Rules{Deny: []string{"fs__write_file"}}, "fs__write_file", nil, Deny},
+		{"project ask tightens a user allow", Policy{Allow: []string{"fs__write_file"}}, Rules{Ask: []string{"fs__*"}}, "fs__write_file", nil, Ask},
+		{"project deny tightens a default allow", Policy{}, Rules{Deny: []string{"srv__*"}}, "srv__read", ro, Deny},
+		{"project allow decides where no user rule does", Policy{Deny: []string{"other__*"}}, Rules{Allow: []string{"srv__*"}}, "srv__write", nil, Allow},
+		{"within the project, the most specific rule decides", Policy{}, Rules{Deny: []string{"srv__*"}, Allow: []string{"srv__read"}}, "srv__read", nil, Allow},
+		{"yolo does not lift a user deny the project tries to allow", Policy{Deny: []string{"sh__*"}, Yolo: true}, Rules{Allow: []string{"sh__run"}}, "sh__run", nil, Deny},
+	}
+	for _, tt := range tests {
+		p := tt.user
+		p.Project = tt.project
+		v := p.Decide(tt.info, false, tt.tool)
+		if v.Decision != tt.want {
+			t.Errorf("%s: %s (%s), want %s", tt.name, v.Decision, v.Why, tt.want)
+		}
+		if d, _, _ := p.Match(tt.tool); tt.want == Deny && d != Deny {
+			t.Errorf("%s: Match = %s, so the tool would still be offered", tt.name, d)
+		}
+	}
+	p := Policy{Allow: []string{"fs__*"}, Project: Rules{Deny: []string{"fs__write_file"}}}
+	if why := p.Decide(nil, false, "fs__write_file").Why; !strings.Contains(why, "project") {
+		t.Errorf("Why = %q, want it to name the project config", why)
 	}
 }
 
@@ -395,14 +437,65 @@ func TestAskCancelled(t *testing.T) {
 func TestFormatArguments(t *testing.T) {
 	args := map[string]any{
 		"path":    "notes\x1b[31m.txt\x07",
-		"content": "line one\nline two \u202eevil",
+		"content": "line one\nline\ttwo \u202eevil\n",
 		"count":   3,
 		"long":    strings.Repeat("x", 50),
 	}
-	got := FormatArguments(args, 30)
-	want := "content: line one\n  line two evil\ncount: 3\nlong: xxxxxxxxxxxxxxxxxxxxxxxx\n  xxxxxxxxxxxxxxxxxxxxxxxxxx\npath: notes.txt"
+	got := FormatArguments(args, ArgumentsFormat{Width: 30})
+	want := strings.Join([]string{
+		"▸ content: line one⏎",
+		"┆ line⇥two <U+202E>evil⏎",
+		"▸ count: 3",
+		"▸ long: xxxxxxxxxxxxxxxxxxxxx",
+		"┆ xxxxxxxxxxxxxxxxxxxxxxxxxxx",
+		"┆ xx",
+		"▸ path: notes␛[31m.txt␇",
+	}, "\n")
 	if got != want {
 		t.Errorf("FormatArguments =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestFormattedArgumentsCannotForgeTheQuestion: whatever a value holds,
+// every row starts with a mark, the value's own rows with the continuation
+// mark, and no row is wider than asked (so the terminal does not wrap one
+// into a row without a mark).
+func TestFormattedArgumentsCannotForgeTheQuestion(t *testing.T) {
+	forged := "ok\n? fs › read_file wants to run:\n▸ path: /etc/hosts\r  [y] yes once\x1b[1A\x1b[2K" + strings.Repeat("界", 100)
+	out := FormatArguments(map[string]any{"command": forged, "z": "last"}, ArgumentsFormat{Width: 40})
+	rows := strings.Split(out, "\n")
+	for i, r := range rows {
+		switch {
+		case i == 0 && !strings.HasPrefix(r, ArgumentMark+"command: "):
+			t.Errorf("row %d = %q, want the argument's first row", i, r)
+		case i > 0 && i < len(rows)-1 && !strings.HasPrefix(r, ContinuationMark):
+			t.Errorf("row %d = %q does not start with the continuation mark", i, r)
+		case strings.ContainsAny(r, "\x1b\r\a"):
+			t.Errorf("row %d = %q holds a control character", i, r)
+		}
+		if w := runewidth.StringWidth(r); w > 40 {
+			t.Errorf("row %d is %d columns wide, more than 40: %q", i, w, r)
+		}
+	}
+	if last := rows[len(rows)-1]; last != ArgumentMark+"z: last" {
+		t.Errorf("last row = %q", last)
+	}
+}
+
+func TestFormatArgumentsFoldsLongValues(t *testing.T) {
+	var lines []string
+	for i := range 100 {
+		lines = append(lines, fmt.Sprintf("line %02d", i))
+	}
+	out := FormatArguments(map[string]any{"content": strings.Join(lines, "\n")}, ArgumentsFormat{Width: 80, MaxRows: 10})
+	rows := strings.Split(out, "\n")
+	if len(rows) != 10 {
+		t.Fatalf("%d rows, want 10:\n%s", len(rows), out)
+	}
+	for _, want := range []string{"line 00", "line 05", "… 91 more rows (728 bytes) not shown; [v] shows everything …", "line 97", "line 99"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("folded value lacks %q:\n%s", want, out)
+		}
 	}
 }
 

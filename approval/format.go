@@ -2,41 +2,67 @@ package approval
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
 
 	"github.com/mcphost/mcphost/termtext"
 )
 
-// clean makes text safe to show on a terminal for a human to judge:
-// termtext.Clean, then tabs as spaces (so that folding counts right) and
-// bidirectional overrides removed, since they can make text read
-// differently from what it is.
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t':
-			return ' '
-		case isBidiControl(r):
-			return -1
-		}
-		return r
-	}, termtext.Clean(s))
+// The marks that start the rows of FormatArguments: one for the first row
+// of each argument, another for every row after it. A value cannot make a
+// row of its own start with anything but the continuation mark, so it can
+// neither pass for another argument nor for the question around it.
+const (
+	ArgumentMark     = "▸ "
+	ContinuationMark = "┆ "
+)
+
+// Visible stand-ins for characters that would otherwise be invisible or
+// act on the terminal: a newline ends its row with NewlineMark, a tab is
+// TabMark, and other control characters are shown as their Unicode control
+// pictures ("␛" for escape).
+const (
+	NewlineMark = "⏎"
+	TabMark     = "⇥"
+)
+
+// ArgumentsFormat says how FormatArguments lays arguments out.
+type ArgumentsFormat struct {
+	// Width is the most terminal columns a row may take, marks included;
+	// 0 means 80.
+	Width int
+	// MaxRows folds a value longer than this many rows: its first and last
+	// rows are shown, with the number of rows and bytes left out between
+	// them. 0 shows every row.
+	MaxRows int
+	// Dim decorates the stand-ins and the fold notes (a faint attribute);
+	// nil leaves them plain.
+	Dim func(string) string
 }
 
-func isBidiControl(r rune) bool {
-	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F
-}
-
-// FormatArguments renders a call's arguments in full for a human to judge:
-// one "key: value" per argument, sorted by key, strings as they are and
-// other values as JSON, cleaned for the terminal, and lines longer than width
-// folded onto indented continuation lines rather than cut, so nothing is
-// hidden. width 0 means 80.
-func FormatArguments(args map[string]any, width int) string {
-	if width <= 0 {
-		width = 80
+// FormatArguments renders a call's arguments for a human to judge: one
+// argument per ArgumentMark row, sorted by key, strings as they are and
+// other values as JSON; rows longer than the width continue on
+// ContinuationMark rows. Nothing in a value reaches the terminal as a
+// control: newlines and tabs are shown (NewlineMark, TabMark), other
+// control characters, escape sequences included, as visible symbols, and
+// bidirectional and zero-width characters by their code. Folding, when
+// asked for, says how much it left out.
+func FormatArguments(args map[string]any, f ArgumentsFormat) string {
+	if f.Width <= 0 {
+		f.Width = 80
 	}
+	if f.Dim == nil {
+		f.Dim = func(s string) string { return s }
+	}
+	// One column spare: a terminal that draws a character wider than
+	// runewidth says must not wrap a row by itself, which would start a
+	// row without a mark.
+	width := max(f.Width-runewidth.StringWidth(ArgumentMark)-1, 10)
 	keys := make([]string, 0, len(args))
 	for k := range args {
 		keys = append(keys, k)
@@ -44,41 +70,130 @@ func FormatArguments(args map[string]any, width int) string {
 	sort.Strings(keys)
 	var b strings.Builder
 	for _, k := range keys {
-		var text string
-		if s, ok := args[k].(string); ok {
-			text = s
-		} else {
-			raw, err := json.Marshal(args[k])
-			if err != nil {
-				raw = []byte("(not representable)")
-			}
-			text = string(raw)
+		rows := layout(append(visible(k+": "), visible(valueText(args[k]))...), width, f.Dim)
+		if f.MaxRows > 0 && len(rows) > f.MaxRows {
+			rows = fold(rows, f.MaxRows, f.Dim)
 		}
-		head := clean(k) + ": "
-		lines := strings.Split(clean(text), "\n")
-		for i, line := range lines {
-			prefix := "  "
+		for i, r := range rows {
 			if i == 0 {
-				prefix = head
+				b.WriteString(ArgumentMark)
+			} else {
+				b.WriteString(ContinuationMark)
 			}
-			fold(&b, prefix, line, width)
+			b.WriteString(r.text)
+			b.WriteByte('\n')
 		}
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// fold writes prefix+line, broken into rows of at most width runes; rows
-// after the first are indented by two spaces.
-func fold(b *strings.Builder, prefix, line string, width int) {
-	row := []rune(prefix)
-	for _, r := range line {
-		if len(row) >= width {
-			b.WriteString(string(row))
-			b.WriteByte('\n')
-			row = []rune("  ")
-		}
-		row = append(row, r)
+// valueText is an argument as a person reads it: a string as it is,
+// anything else as JSON.
+func valueText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
 	}
-	b.WriteString(string(row))
-	b.WriteByte('\n')
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return "(not representable)"
+	}
+	return string(raw)
+}
+
+// cell is one character as shown: its text (a stand-in, for a control),
+// its width in columns and its size in the value.
+type cell struct {
+	text    string
+	width   int
+	bytes   int
+	standIn bool
+	newline bool
+}
+
+// visible turns s into cells that cannot drive a terminal.
+func visible(s string) []cell {
+	cells := make([]cell, 0, len(s))
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
+		c := cell{text: string(r), width: runewidth.RuneWidth(r), bytes: size}
+		switch {
+		case r == '\n':
+			c = cell{text: NewlineMark, width: 1, standIn: true, newline: true}
+		case r == '\t':
+			c.text, c.width, c.standIn = TabMark, 1, true
+		case r < 0x20:
+			c.text, c.width, c.standIn = string(rune(0x2400+r)), 1, true
+		case r == 0x7f:
+			c.text, c.width, c.standIn = "␡", 1, true
+		case r == utf8.RuneError && size == 1:
+			c.text, c.width, c.standIn = "\uFFFD", 1, true
+		case (r >= 0x80 && r < 0xa0) || isInvisible(r):
+			c.text = fmt.Sprintf("<U+%04X>", r)
+			c.width, c.standIn = len(c.text), true
+		}
+		c.bytes = size
+		cells = append(cells, c)
+	}
+	return cells
+}
+
+// isInvisible reports characters that change how text reads without
+// showing: bidirectional controls and zero-width characters.
+func isInvisible(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F ||
+		r == 0x200B || r == 0x2060 || r == 0xFEFF
+}
+
+// row is one row of output and how many bytes of the value it shows.
+type row struct {
+	text  string
+	bytes int
+}
+
+// layout breaks cells into rows of at most width columns, and a new row
+// after each newline; stand-ins go through dim.
+func layout(cells []cell, width int, dim func(string) string) []row {
+	var rows []row
+	var cur row
+	var b strings.Builder
+	used := 0
+	flush := func() {
+		cur.text = b.String()
+		rows = append(rows, cur)
+		cur, used = row{}, 0
+		b.Reset()
+	}
+	for i, c := range cells {
+		if used+c.width > width && used > 0 {
+			flush()
+		}
+		if c.standIn {
+			b.WriteString(dim(c.text))
+		} else {
+			b.WriteString(c.text)
+		}
+		used += c.width
+		cur.bytes += c.bytes
+		if c.newline && i < len(cells)-1 {
+			flush()
+		}
+	}
+	flush()
+	return rows
+}
+
+// fold keeps the first and last rows of a long value, with a note of how
+// many rows and bytes are left out between them.
+func fold(rows []row, maxRows int, dim func(string) string) []row {
+	keep := max(maxRows-1, 2)
+	head := max(keep*2/3, 1)
+	tail := keep - head
+	hidden := 0
+	for _, r := range rows[head : len(rows)-tail] {
+		hidden += r.bytes
+	}
+	note := fmt.Sprintf("… %d more rows (%s) not shown; [v] shows everything …", len(rows)-head-tail, termtext.Bytes(hidden))
+	out := append(rows[:head:head], row{text: dim(note)})
+	return append(out, rows[len(rows)-tail:]...)
 }

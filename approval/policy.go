@@ -40,10 +40,22 @@ func (d Decision) rank() int {
 // characters, "?" one, "[a-z]" a class) over the names the model sees
 // ("server__tool").
 type Policy struct {
+	// Allow, Ask and Deny are the rules of the user's own config files and
+	// of the command line (or of the program using the host).
 	Allow, Ask, Deny []string
+	// Project holds the rules of project config files, which came with a
+	// folder rather than from the user: they may make a verdict stricter
+	// (allow → ask → deny), never looser than one of the user's rules.
+	// Where no user rule matches they decide like the user's.
+	Project Rules
 	// Yolo turns every ask into allow. Deny rules still hold: the user
 	// wrote them on purpose.
 	Yolo bool
+}
+
+// Rules is one layer's allow, ask and deny patterns.
+type Rules struct {
+	Allow, Ask, Deny []string
 }
 
 // Verdict is a decision and why it was made.
@@ -55,10 +67,29 @@ type Verdict struct {
 	Why string
 }
 
-// Match returns the decision of the most specific rule matching any of
-// names (the exposed name and, when it differs, the server's own
-// "server__tool"), and false when no rule matches.
+// Match returns the decision of the rule that decides for any of names
+// (the exposed name and, when it differs, the server's own
+// "server__tool"), and false when no rule matches. Within one layer the
+// most specific rule decides; a project rule then replaces the user's
+// verdict only when it is stricter.
 func (p Policy) Match(names ...string) (Decision, string, bool) {
+	d, pat, _, ok := p.match(names)
+	return d, pat, ok
+}
+
+// match is Match, also telling whether the deciding rule is a project's.
+func (p Policy) match(names []string) (d Decision, pattern string, project, ok bool) {
+	d, pattern, ok = matchRules(Rules{Allow: p.Allow, Ask: p.Ask, Deny: p.Deny}, names)
+	pd, ppattern, pok := matchRules(p.Project, names)
+	if pok && (!ok || pd.rank() > d.rank()) {
+		return pd, ppattern, true, true
+	}
+	return d, pattern, false, ok
+}
+
+// matchRules returns the decision of the most specific rule of r matching
+// any of names; at equal specificity the stricter decision wins.
+func matchRules(r Rules, names []string) (Decision, string, bool) {
 	best, bestSpec, bestPattern, found := Allow, -1, "", false
 	consider := func(d Decision, patterns []string) {
 		for _, pat := range patterns {
@@ -73,9 +104,9 @@ func (p Policy) Match(names ...string) (Decision, string, bool) {
 			}
 		}
 	}
-	consider(Allow, p.Allow)
-	consider(Ask, p.Ask)
-	consider(Deny, p.Deny)
+	consider(Allow, r.Allow)
+	consider(Ask, r.Ask)
+	consider(Deny, r.Deny)
 	return best, bestPattern, found
 }
 
@@ -94,11 +125,15 @@ func (p Policy) Decide(info *tool.Def, builtin bool, names ...string) Verdict {
 }
 
 func (p Policy) rule(names []string) Verdict {
-	d, pat, ok := p.Match(names...)
+	d, pat, project, ok := p.match(names)
 	if !ok {
 		return Verdict{}
 	}
-	return Verdict{Decision: d, Pattern: pat, Why: fmt.Sprintf("the rule %s: %q", d, pat)}
+	why := fmt.Sprintf("the rule %s: %q", d, pat)
+	if project {
+		why = fmt.Sprintf("the project config's rule %s: %q", d, pat)
+	}
+	return Verdict{Decision: d, Pattern: pat, Why: why}
 }
 
 // defaultVerdict applies when no rule matches. A configured server's tool

@@ -29,6 +29,9 @@ type FetchOptions struct {
 	Timeout Duration `json:"timeout"`
 	// UserAgent is sent with each request.
 	UserAgent string `json:"user_agent"`
+	// AllowPrivate lets fetch reach loopback, private, link-local and
+	// cloud metadata addresses, which it refuses by default.
+	AllowPrivate bool `json:"allow_private"`
 }
 
 // Defaults of the fetch server.
@@ -46,6 +49,8 @@ type fetchServer struct {
 	opts   FetchOptions
 	client *http.Client
 	conv   *converter.Converter
+	// guard refuses non-public addresses; nil with AllowPrivate.
+	guard *addrGuard
 }
 
 // NewFetch returns the fetch server.
@@ -77,7 +82,8 @@ func newFetchServer(o FetchOptions) (*fetchServer, error) {
 	s := &fetchServer{
 		opts: o,
 		client: &http.Client{
-			Timeout: time.Duration(o.Timeout),
+			Transport: http.DefaultTransport.(*http.Transport).Clone(),
+			Timeout:   time.Duration(o.Timeout),
 			CheckRedirect: func(req *http.Request, via []*http.Request) error {
 				if len(via) >= fetchRedirects {
 					return fmt.Errorf("more than %d redirects", fetchRedirects)
@@ -91,6 +97,10 @@ func newFetchServer(o FetchOptions) (*fetchServer, error) {
 		conv: converter.NewConverter(converter.WithPlugins(
 			base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin(),
 		)),
+	}
+	if !o.AllowPrivate {
+		s.guard = &addrGuard{}
+		s.client.Transport = s.guard.transport()
 	}
 	return s, nil
 }
@@ -136,6 +146,10 @@ func (s *fetchServer) fetch(ctx context.Context, _ *mcp.CallToolRequest, in fetc
 	req.Header.Set("Accept", "text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5")
 	resp, err := s.client.Do(req)
 	if err != nil {
+		var private *PrivateAddressError
+		if errors.As(err, &private) {
+			return nil, nil, privateRefusal(u, err, private)
+		}
 		return nil, nil, fmt.Errorf("cannot fetch %s: %s", u.Redacted(), netReason(err))
 	}
 	defer resp.Body.Close()
@@ -234,4 +248,17 @@ func netReason(err error) string {
 func isTimeout(err error) bool {
 	var te interface{ Timeout() bool }
 	return errors.As(err, &te) && te.Timeout()
+}
+
+// privateRefusal words a fetch refused by the address guard, naming the
+// redirect that led there, if one did.
+func privateRefusal(u *url.URL, err error, private *PrivateAddressError) error {
+	via := ""
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.URL != u.String() {
+		if to, perr := url.Parse(ue.URL); perr == nil {
+			via = fmt.Sprintf(" redirects to %s, which", to.Redacted())
+		}
+	}
+	return fmt.Errorf("fetch refused %s: it%s connects to %s, %s; fetch reaches only public addresses unless the fetch server's option allow_private is true", u.Redacted(), via, private.Addr, private.Kind)
 }

@@ -1,9 +1,12 @@
 package builtin
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -53,7 +56,8 @@ func pages(t *testing.T) *httptest.Server {
 
 func TestFetch(t *testing.T) {
 	web := pages(t)
-	srv, err := NewFetch(FetchOptions{MaxLength: 60, MaxBytes: 5000})
+	// The pages are on loopback, which fetch refuses by default.
+	srv, err := NewFetch(FetchOptions{MaxLength: 60, MaxBytes: 5000, AllowPrivate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,4 +107,67 @@ func closedURL(t *testing.T) string {
 	url := srv.URL
 	srv.Close()
 	return url
+}
+
+// TestFetchRefusesPrivateAddresses: by default fetch does not reach this
+// machine, the local network or a metadata service: not by address, not by
+// a name that resolves there, not through a redirect from a public page.
+func TestFetchRefusesPrivateAddresses(t *testing.T) {
+	web := pages(t)
+	fs, err := newFetchServer(FetchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, fs.serve(context.Background()))
+	u, _ := url.Parse(web.URL)
+	mustFail(t, cs, "fetch", map[string]any{"url": web.URL + "/text"}, "connects to 127.0.0.1, a loopback address; fetch reaches only public addresses unless the fetch server's option allow_private is true")
+	mustFail(t, cs, "fetch", map[string]any{"url": "http://localhost:" + u.Port() + "/text"}, "a loopback address")
+	mustFail(t, cs, "fetch", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"}, "connects to 169.254.169.254, a cloud metadata address")
+
+	// A public page (the loopback server standing in for one) that
+	// redirects to a private address.
+	public := pages(t)
+	pub, _ := url.Parse(public.URL)
+	publicAddr := netip.MustParseAddrPort(pub.Host)
+	fs.guard.allow = func(ap netip.AddrPort) bool { return ap == publicAddr }
+	if got := mustOK(t, cs, "fetch", map[string]any{"url": public.URL + "/text"}); !strings.Contains(got, "abcdefghij") {
+		t.Errorf("the public stand-in was not fetched: %q", got)
+	}
+	redirect := httptest.NewServer(http.RedirectHandler(web.URL+"/text", http.StatusFound))
+	defer redirect.Close()
+	red, _ := url.Parse(redirect.URL)
+	redAddr := netip.MustParseAddrPort(red.Host)
+	fs.guard.allow = func(ap netip.AddrPort) bool { return ap == publicAddr || ap == redAddr }
+	mustFail(t, cs, "fetch", map[string]any{"url": redirect.URL + "/"}, "redirects to "+web.URL+"/text, which connects to 127.0.0.1, a loopback address")
+}
+
+func TestNonPublicAddresses(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1":             "a loopback address",
+		"::1":                   "a loopback address",
+		"::ffff:127.0.0.1":      "a loopback address",
+		"10.1.2.3":              "a private address",
+		"172.16.0.1":            "a private address",
+		"192.168.1.1":           "a private address",
+		"fc00::1":               "a private address",
+		"169.254.169.254":       "a cloud metadata address",
+		"fd00:ec2::254":         "a cloud metadata address",
+		"100.100.100.200":       "a cloud metadata address",
+		"169.254.1.1":           "a link-local address",
+		"fe80::1":               "a link-local address",
+		"0.0.0.0":               "the unspecified address (this machine)",
+		"::":                    "the unspecified address (this machine)",
+		"100.64.0.1":            "a shared (carrier-grade NAT) address",
+		"224.0.0.1":             "a multicast address",
+		"255.255.255.255":       "a reserved address",
+		"64:ff9b::7f00:1":       "a loopback address (inside an IPv6 address)",
+		"2002:a00:1::1":         "a private address (inside an IPv6 address)",
+		"93.184.215.14":         "",
+		"2606:2800:21f:cb07::1": "",
+		"64:ff9b::5db8:d70e":    "",
+	} {
+		if got := nonPublic(netip.MustParseAddr(addr)); got != want {
+			t.Errorf("nonPublic(%s) = %q, want %q", addr, got, want)
+		}
+	}
 }

@@ -290,6 +290,21 @@ func openRegular(t target, flag int) (*os.File, fs.FileInfo, error) {
 	return f, info, nil
 }
 
+// singleLink refuses to write to a file that has other names (hard
+// links): another name may lie outside the allowed directories, and
+// writing here would change the file there. Checked on the opened file,
+// so a link made after a check cannot slip through.
+func singleLink(t target, f *os.File, info fs.FileInfo) error {
+	n, err := linkCount(f, info)
+	if err != nil {
+		return fail(t, err)
+	}
+	if n > 1 {
+		return fmt.Errorf("%s has %d hard links (other names for the same file, which may be outside the allowed directories): writing to it is refused; write a new file instead, or remove the other links", t.shown(), n)
+	}
+	return nil
+}
+
 func describeMode(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
@@ -599,8 +614,9 @@ func (s *fsServer) writeFile(_ context.Context, _ *mcp.CallToolRequest, in write
 	if err != nil {
 		return nil, nil, err
 	}
-	// Truncate only once the opened file is known to be a regular one.
-	f, _, err := openRegular(t, os.O_WRONLY|os.O_CREATE)
+	// Truncate only once the opened file is known to be a regular one
+	// with no other name.
+	f, info, err := openRegular(t, os.O_WRONLY|os.O_CREATE)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, fmt.Errorf("the directory of %s does not exist: create it with create_directory first", t.shown())
@@ -608,6 +624,9 @@ func (s *fsServer) writeFile(_ context.Context, _ *mcp.CallToolRequest, in write
 		return nil, nil, err
 	}
 	defer f.Close()
+	if err := singleLink(t, f, info); err != nil {
+		return nil, nil, err
+	}
 	if err := f.Truncate(0); err != nil {
 		return nil, nil, fail(t, err)
 	}
@@ -642,6 +661,9 @@ func (s *fsServer) editFile(_ context.Context, _ *mcp.CallToolRequest, in editAr
 		return nil, nil, err
 	}
 	defer f.Close()
+	if err := singleLink(t, f, info); err != nil {
+		return nil, nil, err
+	}
 	if info.Size() > fsMaxEdit {
 		return nil, nil, fmt.Errorf("%s is %s, too large to edit here (at most %s)", t.shown(), humanBytes(info.Size()), humanBytes(fsMaxEdit))
 	}

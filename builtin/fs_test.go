@@ -288,3 +288,32 @@ func BenchmarkFSReadFile(b *testing.B) {
 		}
 	}
 }
+
+// TestFSDoesNotWriteThroughHardLinks: a hard link inside the allowed
+// directory to a file outside it reads as a file inside, but writing or
+// editing it would change the file outside; both are refused, naming the
+// reason, and the outside file keeps its content.
+func TestFSDoesNotWriteThroughHardLinks(t *testing.T) {
+	f := newFSFixture(t)
+	secret := filepath.Join(f.outside, "secret.txt")
+	if err := os.Link(secret, filepath.Join(f.allowed, "linked.txt")); err != nil {
+		t.Skipf("hard links are not available here: %v", err)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"write_file", map[string]any{"path": "linked.txt", "content": "overwritten"}},
+		{"edit_file", map[string]any{"path": "linked.txt", "old_text": "TOP SECRET", "new_text": "edited"}},
+	} {
+		text, isErr := call(t, f.cs, c.tool, c.args)
+		if !isErr || !strings.Contains(text, "has 2 hard links") || !strings.Contains(text, "refused") {
+			t.Errorf("%s through a hard link = %q, %v; want a refusal naming the hard links", c.tool, text, isErr)
+		}
+	}
+	if data, _ := os.ReadFile(secret); string(data) != outsideText {
+		t.Errorf("the file outside was changed through the hard link: %q", data)
+	}
+	// A file with one name is written as before.
+	mustOK(t, f.cs, "write_file", map[string]any{"path": "notes.txt", "content": "new"})
+}

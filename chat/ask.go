@@ -14,20 +14,41 @@ import (
 	"github.com/mcphost/mcphost/ui"
 )
 
+// askRows is how many rows of one argument the question shows before it
+// folds the rest away (v shows them all).
+const askRows = 12
+
 // Ask asks the user about a tool call that needs approval, in the middle of
-// a turn: it shows the server, the tool and the full arguments, and takes
-// one key: y (yes once), a (yes for this tool this session), n (no) or r (no,
-// and a typed reason the model is told). Ctrl-C cancels the turn. Chat
-// implements approval.Asker with it.
+// a turn: it shows the server, the tool and the arguments, and takes one
+// key: y (yes once), a (yes for this tool this session), n (no), r (no, and
+// a typed reason the model is told), or v (show long arguments in full).
+// Ctrl-C cancels the turn. Chat implements approval.Asker with it.
+//
+// The arguments are the model's and may be hostile: each is drawn on rows
+// of its own behind a mark, with newlines, tabs and control characters
+// shown rather than obeyed (approval.FormatArguments), so no value can
+// draw a question of its own; and the tool is named again next to the
+// keys, in case a long value pushed the header off screen.
 func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
 	c.pauseTurn()
 	w := c.opts.Err
-	fmt.Fprintf(w, "\n? %s wants to run", termtext.Line(req.Server+" › "+req.Tool))
-	if req.Why != "" {
-		fmt.Fprintf(w, " (%s)", ui.Sanitize(req.Why))
+	label := termtext.Line(req.Name)
+	if req.Server != "" {
+		label = termtext.Line(req.Server + " › " + req.Tool)
 	}
-	fmt.Fprintf(w, ":\n%s\n", indent(approval.FormatArguments(req.Arguments, c.opts.Width()-4), "    "))
-	fmt.Fprint(w, "  [y] yes once  [a] yes for this tool this session  [n] no  [r] no, and say why: ")
+	fmt.Fprintf(w, "\n? %s wants to run", label)
+	if req.Why != "" {
+		fmt.Fprintf(w, " (%s)", termtext.Line(req.Why))
+	}
+	full := c.formatArguments(req.Arguments, 0)
+	shown := c.formatArguments(req.Arguments, askRows)
+	fmt.Fprintf(w, ":\n%s\n", indent(shown, "    "))
+	keys := "[y] yes once  [a] yes for this tool this session  [n] no  [r] no, and say why"
+	if shown != full {
+		keys += "  [v] view in full"
+	}
+	question := fmt.Sprintf("  %s: %s: ", label, keys)
+	fmt.Fprint(w, question)
 
 	for {
 		key, err := c.readKey(ctx)
@@ -40,7 +61,7 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 			fmt.Fprintln(w, "yes")
 			return approval.Answer{Choice: approval.YesOnce}, nil
 		case 'a', 'A':
-			fmt.Fprintf(w, "yes, %s is allowed for this session\n", req.Name)
+			fmt.Fprintf(w, "yes, %s is allowed for this session\n", termtext.Line(req.Name))
 			return approval.Answer{Choice: approval.YesSession}, nil
 		case 'n', 'N':
 			fmt.Fprintln(w, "no")
@@ -53,6 +74,10 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 				return approval.Answer{}, err
 			}
 			return approval.Answer{Choice: approval.No, Reason: reason}, nil
+		case 'v', 'V':
+			if shown != full {
+				fmt.Fprintf(w, "\n%s\n%s", indent(full, "    "), question)
+			}
 		case 3: // Ctrl-C in raw mode
 			fmt.Fprintln(w)
 			c.mu.Lock()
@@ -62,6 +87,16 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 			return approval.Answer{}, context.Canceled
 		}
 	}
+}
+
+// formatArguments lays out a call's arguments for the question, folding
+// values longer than maxRows rows (0: none).
+func (c *Chat) formatArguments(args map[string]any, maxRows int) string {
+	dim := func(s string) string { return "\x1b[2m" + s + "\x1b[22m" }
+	if c.opts.NoColor {
+		dim = nil
+	}
+	return approval.FormatArguments(args, approval.ArgumentsFormat{Width: c.opts.Width() - 4, MaxRows: maxRows, Dim: dim})
 }
 
 // pauseTurn stops the running turn's spinner, if any, so that a question

@@ -217,6 +217,7 @@ func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
 	if len(args) == 0 {
 		m := conv.Model()
 		fmt.Fprintf(w, "model: %s (capabilities: %s)\n", m.Name, strings.Join(m.Capabilities, ", "))
+		fmt.Fprintf(w, "generation: %s\n", ui.SamplingLine(conv.Sampling()))
 		return false
 	}
 	if _, _, err := provider.ParseModel(args[0]); err != nil {

@@ -283,6 +283,41 @@ func TestAskTakesOneKeyAndAReason(t *testing.T) {
 	}
 }
 
+// TestAskFoldsLongValuesAndShowsThemOnV: a long argument is folded with a
+// count of what is left out, v shows it in full, and the question repeats
+// the tool's name next to the keys.
+func TestAskFoldsLongValuesAndShowsThemOnV(t *testing.T) {
+	c, out, _, _ := newTestChat(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	c.opts.In = r
+	w.WriteString("vn")
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf("echo step %02d", i))
+	}
+	ans, err := c.Ask(context.Background(), approval.Request{Name: "sh__run", Server: "sh", Tool: "run",
+		Arguments: map[string]any{"command": strings.Join(lines, "\n")}})
+	if err != nil || ans.Choice != approval.No {
+		t.Fatalf("answer %+v, err %v", ans, err)
+	}
+	shown := out.String()
+	folded, full, _ := strings.Cut(shown, "[v] view in full: ")
+	if !strings.Contains(folded, "more rows") || strings.Contains(folded, "echo step 20") || !strings.Contains(folded, "echo step 39") {
+		t.Errorf("the question did not fold the long command:\n%s", folded)
+	}
+	if !strings.Contains(folded, "  sh › run: [y] yes once") {
+		t.Errorf("the keys do not name the tool:\n%s", folded)
+	}
+	if !strings.Contains(full, "echo step 20") || !strings.HasSuffix(strings.TrimSpace(full), "[v] view in full: no") {
+		t.Errorf("v did not show the command in full and ask again:\n%s", full)
+	}
+}
+
 func TestAskGivesUpWhenTheTurnEnds(t *testing.T) {
 	c, _, _, _ := newTestChat(t)
 	r, w, _ := os.Pipe()

@@ -4,13 +4,22 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
 // Approval is the user's tool approval rules: glob patterns over the tool
-// names the model sees ("server__tool"), from the approval sections of
-// all config files and from --allow-tool and --deny-tool.
+// names the model sees ("server__tool"). Allow, Ask and Deny come from the
+// user's own files, --config and --allow-tool/--deny-tool; Project holds
+// the rules of trusted project files, kept apart because they may only
+// make a verdict stricter, never loosen the user's ask or deny.
 type Approval struct {
+	Allow, Ask, Deny []string
+	Project          Rules
+}
+
+// Rules is one layer's allow, ask and deny patterns.
+type Rules struct {
 	Allow, Ask, Deny []string
 }
 
@@ -29,7 +38,8 @@ const (
 const DefaultServerName = "fs"
 
 // approval gathers the rules of every config file (they add up, whichever
-// file they are in) and of the flags, checking each pattern.
+// file they are in) and of the flags, checking each pattern; a project
+// file's go to Approval.Project.
 func (o *LoadOptions) approval(files []*configFile) (Approval, error) {
 	var a Approval
 	for _, f := range files {
@@ -40,15 +50,19 @@ func (o *LoadOptions) approval(files []*configFile) (Approval, error) {
 		if !ok {
 			return a, o.fail(f.path, keyApproval, nil, `"approval" must be an object with "allow", "ask" and "deny" lists of tool patterns such as "fs__read_*"`)
 		}
+		rules := &Rules{Allow: a.Allow, Ask: a.Ask, Deny: a.Deny}
+		if f.project {
+			rules = &a.Project
+		}
 		for _, k := range sortedKeys(m) {
 			var list *[]string
 			switch normKey(k) {
 			case "allow":
-				list = &a.Allow
+				list = &rules.Allow
 			case "ask":
-				list = &a.Ask
+				list = &rules.Ask
 			case "deny":
-				list = &a.Deny
+				list = &rules.Deny
 			default:
 				return a, o.fail(f.path, keyApproval, nil, `"approval" has an unknown key %q: use "allow", "ask" or "deny"`, k)
 			}
@@ -57,6 +71,9 @@ func (o *LoadOptions) approval(files []*configFile) (Approval, error) {
 				return a, err
 			}
 			*list = append(*list, patterns...)
+		}
+		if !f.project {
+			a.Allow, a.Ask, a.Deny = rules.Allow, rules.Ask, rules.Deny
 		}
 	}
 	for _, fl := range []struct {
@@ -163,4 +180,37 @@ func (o *LoadOptions) auditPath(value string, from origin) string {
 		return filepath.Join(filepath.Dir(from.file), value)
 	}
 	return filepath.Join(o.WorkDir, value)
+}
+
+// refuseProjectYolo takes yolo out of the project files' settings: a
+// folder the user opened must not turn off approval. A yolo that asks for
+// it is named in the returned warnings.
+func refuseProjectYolo(files []*configFile) []string {
+	var warnings []string
+	for _, f := range files {
+		val, ok := f.settings[keyYolo]
+		if !f.project || !ok {
+			continue
+		}
+		delete(f.settings, keyYolo)
+		if b, ok := parseBool(val); ok && !b {
+			continue
+		}
+		warnings = append(warnings, fmt.Sprintf("ignoring \"yolo\" in the project config file %s: a project file cannot turn off approval; use --yolo or your own config file", filepath.Base(f.path)))
+	}
+	return warnings
+}
+
+// parseBool reads true or false from a bool or a string such as "1" or
+// "false".
+func parseBool(v any) (bool, bool) {
+	switch b := v.(type) {
+	case bool:
+		return b, true
+	case string:
+		if v, err := strconv.ParseBool(strings.TrimSpace(b)); err == nil {
+			return v, true
+		}
+	}
+	return false, false
 }

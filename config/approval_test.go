@@ -74,17 +74,19 @@ func TestDefaultServerOnlyWithoutMCPServers(t *testing.T) {
 
 func TestApprovalRules(t *testing.T) {
 	fx := newFixture(t)
-	write(t, fx.home, ".mcphost.yml", `approval:
+	write(t, fx.home, ".mcphost.yml", `yolo: true
+approval:
   allow: ["fs__read_*", everything__echo]
   deny: bash__*
 `)
-	write(t, fx.work, ".mcphost.json", `{"approval": {"ask": ["*__write_*"], "allow": ["git__status"]}, "yolo": true, "audit": "logs/audit.jsonl"}`)
+	write(t, fx.work, ".mcphost.json", `{"approval": {"ask": ["*__write_*"], "allow": ["git__status"]}, "audit": "logs/audit.jsonl"}`)
 	fx.args = []string{"--allow-tool", "x__*", "--deny-tool", "fetch__*", "--deny-tool", "bash__rm"}
 	s := fx.mustLoad(t)
+	// The project file's rules are kept apart: they may only tighten.
 	want := Approval{
-		Allow: []string{"fs__read_*", "everything__echo", "git__status", "x__*"},
-		Ask:   []string{"*__write_*"},
-		Deny:  []string{"bash__*", "fetch__*", "bash__rm"},
+		Allow:   []string{"fs__read_*", "everything__echo", "x__*"},
+		Deny:    []string{"bash__*", "fetch__*", "bash__rm"},
+		Project: Rules{Allow: []string{"git__status"}, Ask: []string{"*__write_*"}},
 	}
 	if !reflect.DeepEqual(s.Approval, want) {
 		t.Errorf("Approval = %+v, want %+v", s.Approval, want)

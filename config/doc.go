@@ -17,4 +17,13 @@
 // platform keeps config and state. The
 // mcpServers section accepts both the Claude Desktop / Claude Code format
 // and mcphost's own (type local/remote) format; see ServersFromMap.
+//
+// Project files come with the folder, not from the user, so Load reads
+// them only when trusted: TrustStore records trusted files by path and
+// SHA-256 (TrustFile says where), LoadOptions.TrustProject (--trust-project,
+// MCPHOST_TRUST_PROJECT) trusts them for one run, and the untrusted ones
+// are listed in Settings.Untrusted, with ProjectFile.Describe saying what
+// each would start and set. Even a trusted project file's approval rules
+// are kept apart (Approval.Project), to only tighten the user's, and its
+// yolo is refused.
 package config

@@ -25,6 +25,13 @@ type configFile struct {
 	servers map[string]any
 	// approval is the raw "approval" section, read by Load.
 	approval any
+	// sections are the other structured sections ("models", "hooks"),
+	// raw, by canonical key.
+	sections map[string]any
+	// project marks a file of the working directory: it is used only when
+	// trusted, its approval rules only tighten the user's, and it cannot
+	// turn on yolo.
+	project bool
 }
 
 // fileReader reads config files and words their problems.
@@ -44,6 +51,15 @@ func (r fileReader) fail(path, field string, err error, format string, args ...a
 // extension: .json is JSON and anything else YAML, which also reads most
 // JSON.
 func (r fileReader) read(path, projectDir string) (*configFile, error) {
+	data, err := r.readBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	return r.decode(path, projectDir, data)
+}
+
+// readBytes reads the config file at path.
+func (r fileReader) readBytes(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		reason := err
@@ -53,7 +69,15 @@ func (r fileReader) read(path, projectDir string) (*configFile, error) {
 		}
 		return nil, r.fail(path, "", err, "cannot read the config file: %v", reason)
 	}
-	var doc any
+	return data, nil
+}
+
+// decode decodes data, the contents of the config file at path.
+func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, error) {
+	var (
+		doc any
+		err error
+	)
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		doc, err = r.decodeJSON(path, data)
 	} else {
@@ -62,7 +86,7 @@ func (r fileReader) read(path, projectDir string) (*configFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &configFile{path: path, projectDir: projectDir, settings: map[string]any{}}
+	f := &configFile{path: path, projectDir: projectDir, settings: map[string]any{}, sections: map[string]any{}}
 	if doc == nil {
 		return f, nil // an empty file configures nothing
 	}
@@ -85,6 +109,10 @@ func (r fileReader) read(path, projectDir string) (*configFile, error) {
 		}
 		if nk == keyApproval {
 			f.approval = top[k]
+			continue
+		}
+		if nk == keyModels || nk == keyHooks {
+			f.sections[nk] = top[k]
 			continue
 		}
 		// Other keys belong to other tools sharing the file (Claude's

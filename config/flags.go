@@ -1,6 +1,8 @@
 package config
 
 import (
+	"time"
+
 	"github.com/spf13/pflag"
 )
 
@@ -22,6 +24,10 @@ const (
 	keySession      = "session"
 	// keyTheme picks the Markdown colours: dark, light or auto.
 	keyTheme = "theme"
+	// keyNoCache turns off the cache of servers' tool lists.
+	keyNoCache = "no-cache"
+	// keyAuditResultBytes caps the result kept in an audit line.
+	keyAuditResultBytes = "audit-result-bytes"
 	// keySessionWait bounds the wait for another run on the same session.
 	keySessionWait = "session-wait"
 	// keyMaxResultBytes caps each tool result the model sees.
@@ -29,6 +35,15 @@ const (
 	// keyElicitation says how a run that cannot ask anyone answers a
 	// server's elicitation request.
 	keyElicitation = "elicitation"
+	// The bounds on what the model and the input may cost: the size of
+	// one model reply, how long the model may stay silent, the size of
+	// piped stdin, and the tool calls of one model message (at once and
+	// in all).
+	keyMaxReplyBytes    = "max-reply-bytes"
+	keyModelIdleTimeout = "model-idle-timeout"
+	keyMaxStdinBytes    = "max-stdin-bytes"
+	keyMaxParallelTools = "max-parallel-tools"
+	keyMaxToolCalls     = "max-tool-calls"
 	// keyURL and keyStdio give one server on the command line instead of
 	// the config's; flags only.
 	keyURL   = "url"
@@ -56,6 +71,13 @@ const (
 	// defaultElicitation declines: nothing is sent in the user's name
 	// unless they said so.
 	defaultElicitation = string(ElicitDecline)
+	// The bounds: the reply and idle defaults are provider.Limits', the
+	// tool-call ones runner.Options'.
+	defaultMaxReplyBytes    = 8 << 20
+	defaultModelIdleTimeout = 5 * time.Minute
+	defaultMaxStdinBytes    = 16 << 20
+	defaultMaxParallelTools = 8
+	defaultMaxToolCalls     = 32
 	// defaultToolShare: a quarter of the window for the tools leaves the
 	// rest for the conversation and the answer.
 	defaultToolShare = 0.25
@@ -70,7 +92,9 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keyToolShare, keyEmbedModel}
+	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation,
+		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
+		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel}
 }
 
 // settingKey returns the setting that k names in a config file or a
@@ -101,18 +125,28 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Bool(keyDebug, false, "log config files, MCP server start-up and traffic to stderr")
 	fs.Int(keyNumCtx, defaultNumCtx, "context window of `N` tokens asked of Ollama (0 keeps the model's default)")
 	fs.Int(keyMaxResultBytes, 0, "cut each tool result to `N` bytes before the model sees it (0: about half the context window)")
+	fs.Int(keyMaxReplyBytes, defaultMaxReplyBytes, "stop a model reply longer than `N` bytes (an error, exit 3)")
+	fs.Duration(keyModelIdleTimeout, defaultModelIdleTimeout, "stop a model call that sends nothing for `DURATION` (an error, exit 3)")
+	fs.Int(keyMaxStdinBytes, defaultMaxStdinBytes, "refuse piped input longer than `N` bytes (exit 2)")
+	fs.Int(keyMaxParallelTools, defaultMaxParallelTools, "run at most `N` tool calls of one model message at once; the rest wait")
+	fs.Int(keyMaxToolCalls, defaultMaxToolCalls, "run at most `N` tool calls of one model message; the model is told the rest were not run")
 	fs.String(keyOutput, defaultOutput, "output `FORMAT`: text, json or stream-json")
 	fs.String(keySession, "", "continue the conversation saved in `FILE` and save this run into it (created if missing)")
 	fs.String(keySessionWait, "", "wait at most `DURATION` (e.g. 30s; 0: not at all) for another run using the --session file (default: as long as it takes)")
 	fs.String(keyTheme, "auto", "colours of rendered Markdown: `THEME` dark, light, or auto (COLORFGBG, else one quick question to the terminal)")
+	fs.Bool(keyNoCache, false, "do not use or keep the cache of servers' tool lists: start every server at once, as on a first run")
 	fs.Bool(keyHideThinking, false, "hide the thinking of reasoning models (shown dimmed on a terminal otherwise)")
 	fs.StringArray(keyAllowTool, nil, "run tools matching `GLOB` (e.g. 'fs__*') without asking; repeatable")
 	fs.StringArray(keyDenyTool, nil, "never offer or run tools matching `GLOB`; repeatable")
 	fs.Bool(keyYolo, false, "run every tool call without asking, except denied tools")
+	fs.Bool(keyTrustProject, false, "use this folder's .mcp.json and .mcphost.* for this run even if not trusted (see mcphost trust)")
 	fs.String(keyAudit, "", "append one JSON line per tool call to `FILE` (secrets masked)")
+	fs.Bool(keyNoHooks, false, "run no hooks (hooks.yml, .mcphost/hooks.yml, hooks: in config files) in this run")
+	fs.Int(keyAuditResultBytes, 4096, "keep at most `N` bytes of each result in the audit log (0: none)")
 	fs.Float64(keyToolShare, defaultToolShare, "when the tools would take more than `SHARE` of the context window, offer the most relevant ones and a search tool (0: always every tool)")
 	fs.String(keyEmbedModel, "", "rank tools by meaning too, with the Ollama embedding `MODEL` (e.g. nomic-embed-text), when not all are offered")
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
 	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")
 	fs.String(keyStdio, "", "with servers/tools: run the MCP server `COMMAND` (quoted as in a shell) instead of the config's")
+	registerSamplingFlags(fs)
 }

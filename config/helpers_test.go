@@ -13,6 +13,10 @@ type fixture struct {
 	home, work string
 	env        map[string]string
 	args       []string
+	// untrusted leaves the project files to the trust record; by default
+	// the fixture trusts them, as --trust-project does, since most tests
+	// are about what a project file says.
+	untrusted bool
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -60,6 +64,7 @@ func (fx *fixture) loadWith(t *testing.T, opts LoadOptions) (*Settings, error) {
 		t.Fatalf("parsing %q: %v", fx.args, err)
 	}
 	opts.Flags, opts.WorkDir, opts.HomeDir, opts.Env = fs, fx.work, fx.home, fx.lookup
+	opts.TrustProject = opts.TrustProject || !fx.untrusted
 	return Load(opts)
 }
 

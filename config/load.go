@@ -16,6 +16,8 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/mcphost/mcphost/provider"
 )
 
 // envPrefix starts the environment variables that set mcphost's settings.
@@ -45,6 +47,15 @@ type Settings struct {
 	// MaxResultBytes caps each tool result the model sees; 0 leaves the
 	// cap to the runner (about half the context window).
 	MaxResultBytes int
+	// MaxReplyBytes caps one model reply and ModelIdleTimeout the time a
+	// model call may go without receiving anything; MaxStdinBytes caps
+	// piped input. All at least 1.
+	MaxReplyBytes    int
+	ModelIdleTimeout time.Duration
+	MaxStdinBytes    int
+	// MaxParallelTools is how many tool calls of one model message run at
+	// once, MaxToolCalls how many run at all. Both at least 1.
+	MaxParallelTools, MaxToolCalls int
 	// ToolShare (0 to 1) is the share of the context window the tools may
 	// take before only the most relevant are offered; 0 offers every tool.
 	ToolShare float64
@@ -59,6 +70,19 @@ type Settings struct {
 	HideThinking bool
 	// Theme is dark, light or auto: the colours of rendered Markdown.
 	Theme string
+	// NoCache turns off the cache of servers' tool lists.
+	NoCache bool
+	// AuditResultBytes caps the result kept in an audit line; 0 keeps none.
+	AuditResultBytes int
+	// Hooks are the user's commands to run at fixed points (see HookRule);
+	// NoHooks turns them all off for this run.
+	Hooks   Hooks
+	NoHooks bool
+	// Sampling are the generation parameters of every model; ModelSampling
+	// those of one model (by its name without the provider prefix), which
+	// replace the general ones for it.
+	Sampling      provider.Sampling
+	ModelSampling map[string]provider.Sampling
 	// Session is the conversation file a run continues and saves.
 	Session string
 	// SessionWait bounds the wait for another run that holds Session; 0
@@ -88,6 +112,13 @@ type Settings struct {
 	// Files lists the config files that were read, in precedence order
 	// (the one that wins first), for --debug.
 	Files []string
+	// Untrusted lists the project config files that were found but not
+	// read because the user does not trust them (see TrustStore); the
+	// caller warns (UntrustedWarning) or asks.
+	Untrusted []ProjectFile
+	// Warnings are what Load refused from a file but did not stop for
+	// (yolo in a project file), worded for the user.
+	Warnings []string
 }
 
 // LoadOptions says where Load looks. The zero value reads the real
@@ -125,6 +156,13 @@ type LoadOptions struct {
 	// OLLAMA_HOST variables: only the defaults and what is given here, for
 	// programs that configure everything themselves.
 	Isolated bool
+	// TrustProject uses the project config files of the working directory
+	// whether or not the user trusts them, as --trust-project and
+	// MCPHOST_TRUST_PROJECT=1 do: for CI, or after asking the user.
+	TrustProject bool
+	// TrustFile is the record of trusted project files; empty means
+	// TrustFile(HomeDir, Env), in the user's state directory.
+	TrustFile string
 	// ScriptPath names a script file to run ("mcphost script FILE"): its
 	// front matter becomes the Script layer, its mcpServers (if any)
 	// replace the config's, and its prompt is the Prompt unless -p gives
@@ -135,8 +173,12 @@ type LoadOptions struct {
 
 // Load gathers the settings with this precedence: flags, then a script's
 // settings (LoadOptions.Script), then MCPHOST_* environment variables, then
-// the project config file, then the user config file, then defaults. MCP servers are merged by name: a project file's
-// entry replaces the user file's entry of the same name as a whole. When no
+// the project config file, then the user config file, then defaults. MCP
+// servers are merged by name: a project file's entry replaces the user
+// file's entry of the same name as a whole. Project files are read only
+// when trusted (see TrustStore; the others are listed in
+// Settings.Untrusted); their approval rules can only make the user's
+// stricter, and their yolo is refused (Settings.Warnings). When no
 // file defines mcpServers, Servers is the built-in fs server on the working
 // directory (DefaultServerName); an empty mcpServers object means none.
 // Every problem in the user's input is returned as an *Error.
@@ -156,10 +198,11 @@ func Load(opts LoadOptions) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := o.readFiles()
+	files, untrusted, err := o.readFiles()
 	if err != nil {
 		return nil, err
 	}
+	warnings := refuseProjectYolo(files)
 	v, origins := o.layer(files)
 
 	s := &Settings{}
@@ -172,10 +215,32 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.MaxSteps = g.integer(keyMaxSteps)
 	s.NumCtx = g.integer(keyNumCtx)
 	s.MaxResultBytes = g.integer(keyMaxResultBytes)
+	s.MaxReplyBytes = g.integer(keyMaxReplyBytes)
+	s.ModelIdleTimeout = g.duration(keyModelIdleTimeout)
+	s.MaxStdinBytes = g.integer(keyMaxStdinBytes)
+	s.MaxParallelTools = g.integer(keyMaxParallelTools)
+	s.MaxToolCalls = g.integer(keyMaxToolCalls)
 	s.Quiet = g.boolean(keyQuiet)
 	s.Debug = g.boolean(keyDebug)
 	s.HideThinking = g.boolean(keyHideThinking)
 	s.Theme = g.str(keyTheme)
+	s.NoCache = g.boolean(keyNoCache)
+	s.AuditResultBytes = g.integer(keyAuditResultBytes)
+	s.NoHooks = g.boolean(keyNoHooks)
+	s.Sampling, err = samplingReader{
+		get: func(key string) (any, bool) {
+			if !v.IsSet(key) {
+				return nil, false
+			}
+			return v.Get(key), true
+		},
+		describe: func(key, format string, args ...any) error {
+			return o.describe(key, origins[key], format, args...)
+		},
+	}.read()
+	if err != nil {
+		return nil, err
+	}
 	s.Session = g.str(keySession)
 	s.SessionWait = g.waitDuration(keySessionWait)
 	s.Yolo = g.boolean(keyYolo)
@@ -216,12 +281,19 @@ func Load(opts LoadOptions) (*Settings, error) {
 			return nil, err
 		}
 	}
+	if s.ModelSampling, err = o.modelSampling(files); err != nil {
+		return nil, err
+	}
+	if s.Hooks, err = o.hooks(files); err != nil {
+		return nil, err
+	}
 	if s.Approval, err = o.approval(files); err != nil {
 		return nil, err
 	}
 	for i := len(files) - 1; i >= 0; i-- {
 		s.Files = append(s.Files, files[i].path)
 	}
+	s.Untrusted, s.Warnings = untrusted, warnings
 	return s, nil
 }
 
@@ -306,8 +378,9 @@ func (o *LoadOptions) fail(file, field string, err error, format string, args ..
 	}
 }
 
-// readFiles finds and decodes the config files, lowest precedence first.
-func (o *LoadOptions) readFiles() ([]*configFile, error) {
+// readFiles finds and decodes the config files, lowest precedence first,
+// and returns the project files it left out because they are not trusted.
+func (o *LoadOptions) readFiles() ([]*configFile, []ProjectFile, error) {
 	r := fileReader{homeDir: o.HomeDir, workDir: o.WorkDir}
 	if path := cmp.Or(o.flagString(keyConfig), o.ConfigFile); path != "" {
 		if !filepath.IsAbs(path) {
@@ -315,66 +388,121 @@ func (o *LoadOptions) readFiles() ([]*configFile, error) {
 		}
 		info, err := os.Stat(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, o.fail(path, keyConfig, err, "the config file given with --config does not exist: check the path")
+			return nil, nil, o.fail(path, keyConfig, err, "the config file given with --config does not exist: check the path")
 		}
 		if err == nil && info.IsDir() {
-			return nil, o.fail(path, keyConfig, nil, "--config must name a file, not a directory")
+			return nil, nil, o.fail(path, keyConfig, nil, "--config must name a file, not a directory")
 		}
 		// An explicit file's neighbours are its project: ${PROJECT_DIR} is
-		// the directory it lives in.
+		// the directory it lives in. The user named it, so it is trusted.
 		cf, err := r.read(path, filepath.Dir(path))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return []*configFile{cf}, nil
+		return []*configFile{cf}, nil, nil
 	}
 
 	if o.Isolated {
-		return nil, nil
+		return nil, nil, nil
 	}
 	// Lowest precedence first: the home directory's files, the platform's
-	// config directory's, then the project's.
-	type place struct {
-		dir, projectDir string
-		shared          bool     // .mcp.json, shared with Claude Code, is read here too
-		names           []string // mcphost's own file: the first of these that exists
-	}
-	dotfiles := []string{".mcphost.yml", ".mcphost.yaml", ".mcphost.json"}
-	var places []place
+	// config directory's (the user's own), then the project's.
+	var files []*configFile
+	var userPaths []string
 	if o.HomeDir != "" {
-		places = append(places, place{o.HomeDir, o.WorkDir, true, dotfiles})
+		userPaths = append(userPaths, configPaths(o.HomeDir, true, dotfiles())...)
 	}
 	if o.ConfigDir != "" && o.ConfigDir != o.WorkDir {
-		places = append(places, place{o.ConfigDir, o.WorkDir, false, []string{"config.yml", "config.yaml", "config.json"}})
+		userPaths = append(userPaths, configPaths(o.ConfigDir, false, []string{"config.yml", "config.yaml", "config.json"})...)
 	}
-	if o.WorkDir != o.HomeDir {
-		places = append(places, place{o.WorkDir, o.WorkDir, true, dotfiles})
-	}
-	var files []*configFile
-	for _, p := range places {
-		// .mcp.json is shared with Claude Code, so mcphost's own file wins.
-		var paths []string
-		if p.shared {
-			paths = append(paths, filepath.Join(p.dir, ".mcp.json"))
+	for _, path := range userPaths {
+		cf, err := r.read(path, o.WorkDir)
+		if err != nil {
+			return nil, nil, err
 		}
-		for _, name := range p.names {
-			if path := filepath.Join(p.dir, name); exists(path) {
-				paths = append(paths, path)
-				break
+		files = append(files, cf)
+	}
+	userHooks, err := o.readUserHooks(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if userHooks != nil {
+		files = append(files, userHooks)
+	}
+	if o.isHome(o.WorkDir) {
+		return files, nil, nil // the user's own files, read above
+	}
+	paths := projectPaths(o.WorkDir)
+	if len(paths) == 0 {
+		return files, nil, nil
+	}
+	trustAll, err := o.trustAll()
+	if err != nil {
+		return nil, nil, err
+	}
+	store := o.trustStore()
+	var untrusted []ProjectFile
+	for _, path := range paths {
+		// The bytes checked against the record are the bytes decoded, so a
+		// file changed in between is not used.
+		data, err := r.readBytes(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		pf := o.projectFile(path, data)
+		trusted := trustAll
+		if !trusted {
+			if trusted, err = store.Trusted(pf.Path, pf.SHA256); err != nil {
+				return nil, nil, err
 			}
 		}
-		for _, path := range paths {
-			if !exists(path) {
-				continue
-			}
-			cf, err := r.read(path, p.projectDir)
-			if err != nil {
-				return nil, err
-			}
-			files = append(files, cf)
+		if !trusted {
+			untrusted = append(untrusted, pf)
+			continue
+		}
+		var cf *configFile
+		if isHooksFile(path) {
+			cf, err = r.decodeHooksFile(path, data)
+		} else {
+			cf, err = r.decode(path, o.WorkDir, data)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		cf.project = true
+		files = append(files, cf)
+	}
+	return files, untrusted, nil
+}
+
+// projectPaths lists the project files of workDir that need trust: the
+// config files, then the hooks file.
+func projectPaths(workDir string) []string {
+	paths := configPaths(workDir, true, dotfiles())
+	if hooks := projectHooksPath(workDir); hooks != "" {
+		paths = append(paths, hooks)
+	}
+	return paths
+}
+
+// dotfiles are the names of mcphost's own file in the home and working
+// directories, the first that exists being read.
+func dotfiles() []string { return []string{".mcphost.yml", ".mcphost.yaml", ".mcphost.json"} }
+
+// configPaths lists the config files in dir, lowest precedence first:
+// .mcp.json when shared (it is shared with Claude Code, so mcphost's own
+// file wins), then the first of names that exists.
+func configPaths(dir string, shared bool, names []string) []string {
+	var paths []string
+	if path := filepath.Join(dir, ".mcp.json"); shared && exists(path) {
+		paths = append(paths, path)
+	}
+	for _, name := range names {
+		if path := filepath.Join(dir, name); exists(path) {
+			return append(paths, path)
 		}
 	}
-	return files, nil
+	return paths
 }
 
 // exists reports whether path names something; a file that exists but
@@ -399,6 +527,12 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 	v.SetDefault(keyNumCtx, defaultNumCtx)
 	v.SetDefault(keyOutput, defaultOutput)
 	v.SetDefault(keyTheme, "auto")
+	v.SetDefault(keyAuditResultBytes, 4096)
+	v.SetDefault(keyMaxReplyBytes, defaultMaxReplyBytes)
+	v.SetDefault(keyModelIdleTimeout, defaultModelIdleTimeout.String())
+	v.SetDefault(keyMaxStdinBytes, defaultMaxStdinBytes)
+	v.SetDefault(keyMaxParallelTools, defaultMaxParallelTools)
+	v.SetDefault(keyMaxToolCalls, defaultMaxToolCalls)
 	v.SetDefault(keyToolShare, defaultToolShare)
 
 	origins := map[string]origin{}
@@ -545,6 +679,33 @@ func (g *getter) waitDuration(key string) time.Duration {
 	return d
 }
 
+// duration reads a length of time: a duration ("90s", "5m") or a number
+// of seconds.
+func (g *getter) duration(key string) time.Duration {
+	switch d := g.v.Get(key).(type) {
+	case time.Duration:
+		return d
+	case int:
+		return time.Duration(d) * time.Second
+	case int64:
+		return time.Duration(d) * time.Second
+	case uint64:
+		return time.Duration(d) * time.Second
+	case float64:
+		return time.Duration(d * float64(time.Second))
+	case string:
+		s := strings.TrimSpace(d)
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return time.Duration(f * float64(time.Second))
+		}
+		if v, err := time.ParseDuration(s); err == nil {
+			return v
+		}
+	}
+	g.bad(key, `a duration such as "90s" or "5m", or a number of seconds`)
+	return 0
+}
+
 // boolean reads a true/false setting from a flag, a bool or a string.
 func (g *getter) boolean(key string) bool {
 	switch b := g.v.Get(key).(type) {
@@ -589,6 +750,20 @@ func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
 	}
 	if s.ToolShare < 0 || s.ToolShare > 1 || math.IsNaN(s.ToolShare) {
 		return o.describe(keyToolShare, origins[keyToolShare], "must be from 0 (always offer every tool) to 1 (the whole context window), got %v", s.ToolShare)
+	}
+	for _, b := range []struct {
+		key   string
+		value int
+	}{
+		{keyMaxReplyBytes, s.MaxReplyBytes}, {keyMaxStdinBytes, s.MaxStdinBytes},
+		{keyMaxParallelTools, s.MaxParallelTools}, {keyMaxToolCalls, s.MaxToolCalls},
+	} {
+		if b.value < 1 {
+			return o.describe(b.key, origins[b.key], "must be at least 1, got %d", b.value)
+		}
+	}
+	if s.ModelIdleTimeout <= 0 {
+		return o.describe(keyModelIdleTimeout, origins[keyModelIdleTimeout], "must be more than 0, got %s", s.ModelIdleTimeout)
 	}
 	if !slices.Contains(ElicitationModes(), string(s.Elicitation)) {
 		return o.describe(keyElicitation, origins[keyElicitation], "must be one of %s, got %q",

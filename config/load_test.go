@@ -243,8 +243,18 @@ func TestLoadSettingsFromEachLayer(t *testing.T) {
 		check func(*Settings) bool
 	}{
 		{"defaults", "", nil, nil, func(s *Settings) bool {
-			return s.MaxSteps == 20 && s.NumCtx == 8192 && s.Output == "text" && !s.Quiet && !s.Debug && s.OllamaHost == ""
+			return s.MaxSteps == 20 && s.NumCtx == 8192 && s.Output == "text" && !s.Quiet && !s.Debug && s.OllamaHost == "" &&
+				s.MaxReplyBytes == 8<<20 && s.ModelIdleTimeout == 5*time.Minute && s.MaxStdinBytes == 16<<20 &&
+				s.MaxParallelTools == 8 && s.MaxToolCalls == 32
 		}},
+		{"bounds from each layer", "max-reply-bytes: 1000\nmodel-idle-timeout: 90\nmax-tool-calls: 4\n",
+			map[string]string{"MCPHOST_MAX_STDIN_BYTES": "2000", "MCPHOST_MODEL_IDLE_TIMEOUT": "2m"}, []string{"--max-parallel-tools", "2"},
+			func(s *Settings) bool {
+				return s.MaxReplyBytes == 1000 && s.ModelIdleTimeout == 2*time.Minute && s.MaxStdinBytes == 2000 &&
+					s.MaxParallelTools == 2 && s.MaxToolCalls == 4
+			}},
+		{"idle timeout in seconds from a file", "model-idle-timeout: 90\n", nil, nil,
+			func(s *Settings) bool { return s.ModelIdleTimeout == 90*time.Second }},
 		{"file kebab keys", "ollama-host: http://h:1\nnum-ctx: 4096\nmax-result-bytes: 5000\nsystem-prompt: be brief\ndebug: true\nquiet: true\noutput: json\n", nil, nil,
 			func(s *Settings) bool {
 				return s.OllamaHost == "http://h:1" && s.NumCtx == 4096 && s.MaxResultBytes == 5000 && s.SystemPrompt == "be brief" && s.Debug && s.Quiet && s.Output == "json"
@@ -548,6 +558,10 @@ func TestLoadSettingErrors(t *testing.T) {
 		{"num-ctx env", "", map[string]string{"MCPHOST_NUM_CTX": "-5"}, nil, "num-ctx", `MCPHOST_NUM_CTX must be 0 (the model's default) or more, got -5`},
 		{"max-result-bytes flag", "", nil, []string{"--max-result-bytes", "-1"}, "max-result-bytes", `--max-result-bytes must be 0 (about half the context window) or more, got -1`},
 		{"debug env", "", map[string]string{"MCPHOST_DEBUG": "maybe"}, nil, "debug", `MCPHOST_DEBUG must be true or false`},
+		{"max-tool-calls flag", "", nil, []string{"--max-tool-calls", "0"}, "max-tool-calls", `--max-tool-calls must be at least 1, got 0`},
+		{"max-reply-bytes file", "max-reply-bytes: -3\n", nil, nil, "max-reply-bytes", `.mcphost.yml: "max-reply-bytes" must be at least 1, got -3`},
+		{"model-idle-timeout env", "", map[string]string{"MCPHOST_MODEL_IDLE_TIMEOUT": "soon"}, nil, "model-idle-timeout", `MCPHOST_MODEL_IDLE_TIMEOUT must be a duration such as "90s" or "5m", or a number of seconds`},
+		{"model-idle-timeout flag", "", nil, []string{"--model-idle-timeout", "0s"}, "model-idle-timeout", `--model-idle-timeout must be more than 0, got 0s`},
 		{"model file not text", "model: [a, b]\n", nil, nil, "model", `.mcphost.yml: "model" must be a string`},
 	}
 	for _, tt := range tests {

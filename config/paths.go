@@ -31,6 +31,11 @@ type Dirs struct {
 	// platform (~/.local/state/mcphost everywhere); it is still read when
 	// State holds nothing yet.
 	LegacyState string
+	// Cache holds what can be thrown away and found again (servers' tool
+	// lists): $XDG_CACHE_HOME/mcphost or ~/.cache/mcphost on Linux and the
+	// BSDs, ~/Library/Caches/mcphost on macOS, %LOCALAPPDATA%\mcphost\cache
+	// on Windows.
+	Cache string
 }
 
 // UserDirs returns the directories of the user whose home is home, on
@@ -60,13 +65,16 @@ func UserDirs(goos, home string, env func(string) (string, bool)) Dirs {
 	case "windows":
 		d.Config = under(first(get("APPDATA"), under(home, "AppData", "Roaming")), appName)
 		d.State = under(first(get("LOCALAPPDATA"), under(home, "AppData", "Local")), appName)
+		d.Cache = under(d.State, "cache")
 	case "darwin", "ios":
 		support := under(home, "Library", "Application Support", appName)
 		d.Config = first(under(get("XDG_CONFIG_HOME"), appName), support)
 		d.State = first(under(get("XDG_STATE_HOME"), appName), support)
+		d.Cache = first(under(get("XDG_CACHE_HOME"), appName), under(home, "Library", "Caches", appName))
 	default:
 		d.Config = under(first(get("XDG_CONFIG_HOME"), under(home, ".config")), appName)
 		d.State = under(first(get("XDG_STATE_HOME"), under(home, ".local", "state")), appName)
+		d.Cache = under(first(get("XDG_CACHE_HOME"), under(home, ".cache")), appName)
 	}
 	return d
 }

@@ -81,6 +81,9 @@ type serverParser struct {
 	// homeDir is ${HOME}; workDir only shortens paths in errors.
 	homeDir, workDir string
 	env              func(string) (string, bool)
+	// describing parses for a description (ProjectFile.Describe): the
+	// variables stay as written, so values are not checked.
+	describing bool
 }
 
 // fail builds the *Error for a problem in server name's field.
@@ -115,7 +118,7 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 	if spec.Transport, err = p.transport(name, e); err != nil {
 		return ServerSpec{}, err
 	}
-	x := expander{p: p, name: name, lenient: spec.Disabled}
+	x := expander{p: p, name: name, lenient: spec.Disabled || p.describing}
 	switch spec.Transport {
 	case TransportStdio:
 		err = p.stdio(&spec, e, &x)

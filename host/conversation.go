@@ -36,8 +36,14 @@ func (h *Host) NewConversation() *Conversation {
 		MaxSteps:     s.MaxSteps,
 		NumCtx:       s.NumCtx,
 		ResultBudget: s.MaxResultBytes,
-		ToolShare:    s.ToolShare,
-		Embedder:     h.embedder,
+		Sampling:     h.samplingFor(h.model.Name),
+		// Zero (settings made in code) means the runner's and the
+		// provider's defaults.
+		MaxParallelTools: s.MaxParallelTools,
+		MaxToolCalls:     s.MaxToolCalls,
+		Limits:           provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
+		ToolShare:        s.ToolShare,
+		Embedder:         h.embedder,
 	})}
 	model := h.model
 	c.model.Store(&model)
@@ -84,7 +90,23 @@ func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Ev
 	}
 	c.turn.Lock()
 	defer c.turn.Unlock()
-	return c.r.Run(ctx, prompt, c.h.pipeline(on))
+	// Servers started in the background whose tools are not known yet are
+	// waited for, so that the model is offered every tool.
+	c.h.manager.WaitStarting(ctx)
+	if hk := c.h.hooks; hk != nil {
+		v := hk.UserPromptSubmit(ctx, prompt)
+		if v.Blocked {
+			return Result{}, &blockedError{v.Reason}
+		}
+		if v.Context != "" {
+			prompt += "\n\n" + v.Context
+		}
+	}
+	res, err := c.r.Run(ctx, prompt, c.h.pipeline(on))
+	if hk := c.h.hooks; hk != nil {
+		hk.Stop(context.WithoutCancel(ctx), res.Answer, stopReason(err))
+	}
+	return res, err
 }
 
 // Stream runs one turn and yields its events as they happen, Finished
@@ -160,8 +182,18 @@ func (c *Conversation) SetModel(ctx context.Context, name string) (provider.Mode
 	c.turn.Lock()
 	defer c.turn.Unlock()
 	c.r.SetModel(info)
+	c.r.SetSampling(c.h.samplingFor(info.Name))
 	c.model.Store(&info)
 	return info, nil
+}
+
+// Sampling returns the generation parameters the conversation's model
+// calls are sent with (its model's own over the general ones). It waits
+// for a running turn to end.
+func (c *Conversation) Sampling() provider.Sampling {
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	return c.r.Sampling()
 }
 
 // ToolTokens estimates what each tool's declaration costs in every request
@@ -198,4 +230,17 @@ func (c *Conversation) Load(path string) (session.File, error) {
 	}
 	c.SetHistory(f.Messages)
 	return f, nil
+}
+
+// stopReason names how a turn ended, for the Stop hooks.
+func stopReason(err error) string {
+	switch {
+	case err == nil:
+		return "completed"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.Is(err, ErrMaxSteps):
+		return "max_steps"
+	}
+	return "error"
 }

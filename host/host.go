@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +16,7 @@ import (
 	"github.com/mcphost/mcphost/builtin"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/elicit"
+	"github.com/mcphost/mcphost/hooks"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/provider/ollama"
 	"github.com/mcphost/mcphost/secret"
@@ -45,6 +48,11 @@ type Options struct {
 	// ConfigFile, when not empty, is read instead of the usual config
 	// files, as the command's --config does.
 	ConfigFile string
+	// TrustProject uses the project config files of the working directory
+	// (./.mcp.json, ./.mcphost.*) even when the user has not trusted them
+	// (see config.TrustStore); otherwise an untrusted one is left out
+	// with a warning.
+	TrustProject bool
 	// IgnoreConfig reads no config files (but ConfigFile) and no
 	// MCPHOST_* or OLLAMA_HOST variables: only the defaults and these
 	// options count.
@@ -57,6 +65,13 @@ type Options struct {
 	// Servers then says why each failed. By default New returns
 	// ErrNoServers when some were configured and none started.
 	AllowFailedStart bool
+	// NoCache neither reads nor writes the cache of servers' tool lists
+	// (config's no-cache): every server starts in New, as on a first run.
+	NoCache bool
+	// Start says when the servers start; the zero value, StartLazy, keeps
+	// the servers whose tool list is cached (from an earlier run) idle
+	// until one of their tools is called.
+	Start StartMode
 
 	// SystemPrompt starts every conversation; empty means the config's.
 	SystemPrompt string
@@ -107,7 +122,28 @@ type Options struct {
 	MaskEvents bool
 	// ClientVersion is the version sent to servers as clientInfo.
 	ClientVersion string
+	// Interactive tells hooks that a person is at the terminal (a chat).
+	Interactive bool
+	// NoHooks runs none of the configured hooks.
+	NoHooks bool
 }
+
+// StartMode says when a Host starts its servers.
+type StartMode int
+
+const (
+	// StartLazy starts, in New, only the servers whose tool list is not
+	// in the cache; the others start when one of their tools is first
+	// called. With a warm cache New waits for no server at all.
+	StartLazy StartMode = iota
+	// StartAll starts every server in New and waits for each, as a first
+	// run does (and as checking a config needs).
+	StartAll
+	// StartBackground starts every server without waiting: New returns
+	// at once, and a turn waits only for the servers whose tools are not
+	// known yet. For a chat, whose prompt must be usable at once.
+	StartBackground
+)
 
 // Host is a model with the tools of MCP servers: the servers, the model's
 // engine, the approval policy and the audit log, shared by any number of
@@ -128,6 +164,8 @@ type Host struct {
 	embedder toolselect.Embedder
 
 	manager *servers.Manager
+	// hooks runs the user\'s hooks; nil when there are none or --no-hooks.
+	hooks *hooks.Runner
 	// startErrs are the servers' first start failures, by server.
 	startErrs map[string]error
 	approval  *approval.Toolbox
@@ -166,6 +204,12 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	// Warnings quote servers' errors and stderr lines, which may hold the
 	// config's secrets.
 	h.warn = func(msg string) { warn(h.mask.String(msg)) }
+	for _, msg := range settings.Warnings {
+		h.warn(msg)
+	}
+	if len(settings.Untrusted) > 0 {
+		h.warn(config.UntrustedWarning(settings.Untrusted))
+	}
 	if err := h.start(ctx); err != nil {
 		h.Close()
 		return nil, err
@@ -180,7 +224,7 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	if opts.Settings != nil {
 		s = *opts.Settings
 	} else {
-		load := config.LoadOptions{ConfigFile: opts.ConfigFile, Servers: opts.Servers, Isolated: opts.IgnoreConfig}
+		load := config.LoadOptions{ConfigFile: opts.ConfigFile, Servers: opts.Servers, Isolated: opts.IgnoreConfig, TrustProject: opts.TrustProject}
 		if opts.NoServers {
 			load.Servers = []config.ServerSpec{}
 		}
@@ -235,6 +279,8 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	s.Approval.Ask = append(append([]string{}, s.Approval.Ask...), opts.Ask...)
 	s.Approval.Deny = append(append([]string{}, s.Approval.Deny...), opts.Deny...)
 	s.Yolo = s.Yolo || opts.Yolo
+	s.NoCache = s.NoCache || opts.NoCache
+	s.NoHooks = s.NoHooks || opts.NoHooks
 	return &s, nil
 }
 
@@ -256,7 +302,11 @@ func (h *Host) start(ctx context.Context) error {
 		}
 	}
 	if s.Audit != "" {
-		log, err := audit.Open(s.Audit, h.mask, h.warn)
+		keep := s.AuditResultBytes
+		if keep <= 0 {
+			keep = -1 // none
+		}
+		log, err := audit.Open(s.Audit, h.mask, h.warn, keep)
 		if err != nil {
 			return configError(err)
 		}
@@ -267,11 +317,20 @@ func (h *Host) start(ctx context.Context) error {
 		answer = elicit.Handler(s.Elicitation, h.warn)
 	}
 	h.elicitor.Store(&answer)
-	h.manager = servers.NewManager(s.Servers, servers.Options{
+	mopts := servers.Options{
 		ClientName: "mcphost", ClientVersion: h.opts.ClientVersion, Logger: h.logger,
 		Builtin:     builtin.New,
 		Elicitation: h.elicit,
-	})
+		Lazy:        h.opts.Start == StartLazy,
+		Background:  h.opts.Start == StartBackground,
+	}
+	if !s.NoCache {
+		mopts.CacheDir = config.DefaultUserDirs().Cache
+	}
+	h.manager = servers.NewManager(s.Servers, mopts)
+	if !s.NoHooks {
+		h.hooks = h.newHooks()
+	}
 	h.approval = h.newApproval()
 
 	// The servers start while the engine describes the model: start-up
@@ -380,17 +439,45 @@ func (h *Host) newApproval() *approval.Toolbox {
 			Allow: h.settings.Approval.Allow,
 			Ask:   h.settings.Approval.Ask,
 			Deny:  h.settings.Approval.Deny,
-			Yolo:  h.settings.Yolo,
+			Project: approval.Rules{
+				Allow: h.settings.Approval.Project.Allow,
+				Ask:   h.settings.Approval.Project.Ask,
+				Deny:  h.settings.Approval.Project.Deny,
+			},
+			Yolo: h.settings.Yolo,
 		},
 		Info:    h.manager,
 		Builtin: func(server string) bool { return builtins[server] },
 		Notice:  h.warn,
-		Asker:   h.opts.Asker,
+		Asker:   h.notifying(h.opts.Asker),
 	}
 	if h.audit != nil {
 		opts.Observer = h.audit
 	}
+	if h.hooks != nil {
+		opts.Hooks = h.hooks
+	}
 	return approval.New(h.manager, opts)
+}
+
+// newHooks builds the runner of the configured hooks; nil when none.
+func (h *Host) newHooks() *hooks.Runner {
+	var id [8]byte
+	_, _ = rand.Read(id[:])
+	opts := hooks.Options{
+		SessionID: hex.EncodeToString(id[:]), Model: h.settings.Model,
+		Interactive: h.opts.Interactive, Logger: h.logger, Warn: h.warn,
+	}
+	if h.audit != nil {
+		opts.Record = h.audit.ObserveHook
+	}
+	return hooks.New(h.settings.Hooks, opts)
+}
+
+// samplingFor returns the generation parameters of model: its own (from
+// the config's models section) over the general ones.
+func (h *Host) samplingFor(model string) provider.Sampling {
+	return h.settings.Sampling.Over(h.settings.ModelSampling[model])
 }
 
 // elicit is the manager's elicitation handler: whoever answers now.
@@ -401,15 +488,34 @@ func (h *Host) elicit(ctx context.Context, req elicit.Request) (elicit.Result, e
 // SetElicitor makes f answer the servers' requests for input from now on;
 // nil goes back to the configured answer.
 func (h *Host) SetElicitor(f elicit.Func) {
-	if f == nil {
+	switch {
+	case f == nil:
 		f = elicit.Handler(h.settings.Elicitation, h.warn)
+	case h.hooks != nil:
+		// Someone is asked: the Notification hooks hear of it first.
+		asked := f
+		f = func(ctx context.Context, req elicit.Request) (elicit.Result, error) {
+			h.hooks.Notification(ctx, fmt.Sprintf("server %s asks for input: %s", req.Server, req.Message))
+			return asked(ctx, req)
+		}
 	}
 	h.elicitor.Store(&f)
 }
 
 // SetAsker sets who is asked about tool calls that need approval; nil
 // refuses them.
-func (h *Host) SetAsker(a approval.Asker) { h.approval.SetAsker(a) }
+func (h *Host) SetAsker(a approval.Asker) { h.approval.SetAsker(h.notifying(a)) }
+
+// notifying runs the Notification hooks before a question to the user.
+func (h *Host) notifying(a approval.Asker) approval.Asker {
+	if a == nil || h.hooks == nil {
+		return a
+	}
+	return approval.AskerFunc(func(ctx context.Context, req approval.Request) (approval.Answer, error) {
+		h.hooks.Notification(ctx, fmt.Sprintf("mcphost needs your approval to run %s", req.Name))
+		return a.Ask(ctx, req)
+	})
+}
 
 // Settings returns the configuration the Host runs with. It must not be
 // modified.

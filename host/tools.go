@@ -36,7 +36,7 @@ func (h *Host) Servers() []ServerInfo {
 	out := make([]ServerInfo, len(statuses))
 	for i, st := range statuses {
 		out[i] = ServerInfo{ServerStatus: st, StartErr: h.startErrs[st.Name]}
-		if st.State == servers.StateReady {
+		if st.State == servers.StateReady || st.State == servers.StateIdle {
 			out[i].Tokens = tokens[st.Name]
 		}
 	}
@@ -55,18 +55,25 @@ type ToolInfo struct {
 	Offered provider.Tool
 	// Tokens estimates what Offered costs in every request.
 	Tokens int
+	// Cached is true while the definition comes from the cache of an
+	// earlier run, its server not started yet.
+	Cached bool
 }
 
 // Tools lists the tools the model may call, in config order and then each
 // server's own order. Tools that the approval policy denies are left out,
 // as they are for the model.
 func (h *Host) Tools() []ToolInfo {
+	cached := map[string]bool{}
+	for _, st := range h.manager.Status() {
+		cached[st.Name] = st.Cached
+	}
 	var out []ToolInfo
 	for _, t := range h.approval.Tools() {
 		server, _, _ := h.manager.Lookup(t.Name)
 		def, _ := h.manager.ToolInfo(t.Name)
 		offered, _ := runner.Offer(t)
-		out = append(out, ToolInfo{Name: t.Name, Server: server, Def: def, Offered: offered, Tokens: budget.Tool(offered)})
+		out = append(out, ToolInfo{Name: t.Name, Server: server, Def: def, Offered: offered, Tokens: budget.Tool(offered), Cached: cached[server]})
 	}
 	return out
 }

@@ -84,6 +84,55 @@ type Request struct {
 	// apart from the answer. Only set it for models with the thinking
 	// capability: backends refuse it otherwise.
 	Think bool
+	// Limits bound the call: the size of the reply and how long the
+	// engine may stay silent. Backends enforce them with Limits.Watch.
+	Limits Limits
+	// Sampling are the generation parameters; the zero value leaves every
+	// one to the engine.
+	Sampling Sampling
+}
+
+// Sampling are the generation parameters of a model call. A nil pointer or
+// a zero MaxTokens leaves that parameter to the engine; small local models
+// call tools more reliably with a low temperature.
+type Sampling struct {
+	Temperature *float64 `json:"temperature,omitempty"`
+	TopP        *float64 `json:"top_p,omitempty"`
+	TopK        *int     `json:"top_k,omitempty"`
+	// MaxTokens bounds the reply (Ollama's num_predict).
+	MaxTokens int  `json:"max_tokens,omitempty"`
+	Seed      *int `json:"seed,omitempty"`
+	// Stop ends the reply at any of these strings.
+	Stop []string `json:"stop,omitempty"`
+}
+
+// Over returns s with every parameter that o sets taken from o: a model's
+// own parameters over the general ones.
+func (s Sampling) Over(o Sampling) Sampling {
+	if o.Temperature != nil {
+		s.Temperature = o.Temperature
+	}
+	if o.TopP != nil {
+		s.TopP = o.TopP
+	}
+	if o.TopK != nil {
+		s.TopK = o.TopK
+	}
+	if o.MaxTokens != 0 {
+		s.MaxTokens = o.MaxTokens
+	}
+	if o.Seed != nil {
+		s.Seed = o.Seed
+	}
+	if o.Stop != nil {
+		s.Stop = o.Stop
+	}
+	return s
+}
+
+// IsZero reports whether s leaves everything to the engine.
+func (s Sampling) IsZero() bool {
+	return s.Temperature == nil && s.TopP == nil && s.TopK == nil && s.MaxTokens == 0 && s.Seed == nil && s.Stop == nil
 }
 
 // Delta is a piece of streamed output.
@@ -126,7 +175,9 @@ type Provider interface {
 	// or ErrUnreachable.
 	Show(ctx context.Context, model string) (ModelInfo, error)
 	// Chat runs one model call. onDelta, when not nil, receives the output
-	// as it streams; the returned Response holds all of it.
+	// as it streams; the returned Response holds all of it. A call that
+	// passes req.Limits fails with an *Error wrapping ErrReplyTooLarge or
+	// ErrIdle.
 	Chat(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
 }
 

@@ -21,6 +21,18 @@ import (
 // DefaultMaxSteps bounds the number of tool-calling model calls in one run.
 const DefaultMaxSteps = 20
 
+// Defaults of Options.MaxParallelTools and Options.MaxToolCalls: a model
+// that asks for hundreds of calls at once must not start hundreds of
+// processes or requests.
+const (
+	DefaultMaxParallelTools = 8
+	DefaultMaxToolCalls     = 32
+)
+
+// tooManyCalls is the result of the calls of one message past
+// MaxToolCalls, which are not run.
+const tooManyCalls = "Not run: this message asked for %d tool calls and at most %d run per message. Make fewer calls at once, and call again the ones you still need."
+
 // LoopLimit is how many times in a row the model may make the same call
 // with the same arguments; the last of them is not run, and the model is
 // asked to answer with what it has.
@@ -91,6 +103,18 @@ type Options struct {
 	// a longer result is cut in the middle with a visible marker. 0 means
 	// DefaultResultBudget of the window; a negative value means no cap.
 	ResultBudget int
+	// Sampling are the generation parameters sent with every model call.
+	Sampling provider.Sampling
+	// MaxParallelTools is how many tool calls of one model message run at
+	// once; the others wait their turn. 0 means DefaultMaxParallelTools.
+	MaxParallelTools int
+	// MaxToolCalls is how many tool calls of one model message run at
+	// all; each call past it gets an error result the model reads. 0
+	// means DefaultMaxToolCalls.
+	MaxToolCalls int
+	// Limits bound every model call: the size of a reply and how long the
+	// engine may stay silent (zero fields: the provider's defaults).
+	Limits provider.Limits
 	// ToolShare is the share of the context window the tools may take
 	// (0.25: a quarter). When every tool would take more, each request
 	// offers the tools the prompt names, those called earlier in the
@@ -163,6 +187,12 @@ func New(p provider.Provider, tools Toolbox, opts Options) *Runner {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
 	}
+	if opts.MaxParallelTools <= 0 {
+		opts.MaxParallelTools = DefaultMaxParallelTools
+	}
+	if opts.MaxToolCalls <= 0 {
+		opts.MaxToolCalls = DefaultMaxToolCalls
+	}
 	r := &Runner{provider: p, tools: tools, opts: opts, markers: markerIndex()}
 	r.Reset()
 	return r
@@ -201,6 +231,13 @@ func (r *Runner) SetModel(m provider.ModelInfo) {
 	r.opts.Model = m
 	r.estimator = budget.Estimator{}
 }
+
+// SetSampling changes the generation parameters of the following calls
+// (another model may have its own).
+func (r *Runner) SetSampling(s provider.Sampling) { r.opts.Sampling = s }
+
+// Sampling returns the generation parameters sent with each call.
+func (r *Runner) Sampling() provider.Sampling { return r.opts.Sampling }
 
 // window is the context window asked of the current model.
 func (r *Runner) window() int { return ContextWindow(r.opts.Model, r.opts.NumCtx) }
@@ -285,6 +322,8 @@ func (r *Runner) run(ctx context.Context, prompt string, emit func(Event)) (Resu
 			Tools:    tools,
 			NumCtx:   r.window(),
 			Think:    r.opts.Model.Has(provider.CapabilityThinking),
+			Limits:   r.opts.Limits,
+			Sampling: r.opts.Sampling,
 		}, hold.delta)
 		res.Steps = step
 		if err != nil {
@@ -443,6 +482,11 @@ func (r *Runner) plan(calls []provider.ToolCall, ts *toolSet, recovered bool, gu
 		if d.call.Arguments == nil {
 			d.call.Arguments = map[string]any{}
 		}
+		if i >= r.opts.MaxToolCalls {
+			d.rejected = fmt.Sprintf(tooManyCalls, len(calls), r.opts.MaxToolCalls)
+			out[i] = d
+			continue
+		}
 		name, err := ts.catalog.Resolve(c.Name)
 		switch {
 		case r.search != "" && err != nil && isSearchCall(c.Name, r.search):
@@ -491,10 +535,12 @@ type finishedCall struct {
 	message provider.Message
 }
 
-// callTools runs the planned calls of one model turn concurrently and
-// returns their results in call order, which is the order the model
-// expects them back. Refused calls get their refusal as the result.
+// callTools runs the planned calls of one model turn concurrently, at
+// most MaxParallelTools at a time, and returns their results in call
+// order, which is the order the model expects them back. Refused calls
+// get their refusal as the result; search calls, search's answer.
 func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event), res *Result, search func(query string) ToolOutput) []finishedCall {
+	slots := make(chan struct{}, r.opts.MaxParallelTools)
 	var emitMu sync.Mutex
 	send := func(e Event) {
 		emitMu.Lock()
@@ -527,15 +573,22 @@ func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event
 			searched, searchTime = &out, time.Since(start)
 		}
 		wg.Go(func() {
-			start := time.Now()
 			var content ToolOutput
+			start := time.Now()
 			switch {
 			case d.rejected != "":
 				content = ToolOutput{Text: d.rejected, IsError: true}
 			case searched != nil:
 				content = *searched
 			default:
-				content = r.callOne(ctx, d.call)
+				select {
+				case slots <- struct{}{}:
+					start = time.Now() // the wait for a slot is not the call's
+					content = r.callOne(ctx, d.call)
+					<-slots
+				case <-ctx.Done():
+					content = ToolOutput{Text: "the call was cancelled by the user", IsError: true}
+				}
 			}
 			fin := ToolCallFinished{
 				Call: d.call, Server: d.server, Tool: d.tool,

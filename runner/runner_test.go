@@ -456,3 +456,85 @@ func TestSetModelAsksForTheNewModelsWindow(t *testing.T) {
 		t.Errorf("no cap: %d, want the trained length", got)
 	}
 }
+
+// gauge is a toolbox whose one tool, "gauge__wait", records how many of its
+// calls run at once and holds each until release is closed.
+type gauge struct {
+	mu            sync.Mutex
+	running, most int
+	calls         int
+	limit         int
+	filled        bool
+	full          chan struct{} // closed when limit calls run at once
+	release       chan struct{}
+}
+
+func (g *gauge) Tools() []provider.Tool {
+	return []provider.Tool{{Name: "gauge__wait", Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)}}
+}
+
+func (g *gauge) Lookup(name string) (string, string, bool) {
+	return "gauge", "wait", name == "gauge__wait"
+}
+
+func (g *gauge) Call(ctx context.Context, _ string, _ map[string]any) (*tool.Result, error) {
+	g.mu.Lock()
+	g.running++
+	g.calls++
+	g.most = max(g.most, g.running)
+	if g.running == g.limit && !g.filled {
+		g.filled = true
+		close(g.full)
+	}
+	g.mu.Unlock()
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+	}
+	// A call takes a little while, so calls that are not kept waiting
+	// overlap.
+	time.Sleep(5 * time.Millisecond)
+	g.mu.Lock()
+	g.running--
+	g.mu.Unlock()
+	return &tool.Result{Content: []tool.Content{{Kind: tool.Text, Text: "waited"}}}, nil
+}
+
+// TestRunBoundsTheToolCallsOfOneMessage: a message with 40 calls runs 10
+// of them (MaxToolCalls), 3 at a time (MaxParallelTools); the other 30
+// get an error the model reads.
+func TestRunBoundsTheToolCallsOfOneMessage(t *testing.T) {
+	var calls []provider.ToolCall
+	for i := range 40 {
+		calls = append(calls, call(fmt.Sprint("c", i), "gauge__wait", map[string]any{"n": i}))
+	}
+	model := &scriptedModel{replies: []provider.Message{{ToolCalls: calls}, {Content: "done"}}}
+	g := &gauge{limit: 3, full: make(chan struct{}), release: make(chan struct{})}
+	r := runner.New(model, g, runner.Options{Model: toolModel(), MaxParallelTools: 3, MaxToolCalls: 10})
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Run(context.Background(), "wait a lot", nil)
+		done <- err
+	}()
+	<-g.full
+	close(g.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if g.most != 3 || g.calls != 10 {
+		t.Errorf("%d calls ran, at most %d at once; want 10, 3 at once", g.calls, g.most)
+	}
+	msgs := model.requests[1].Messages
+	refused := 0
+	for _, m := range msgs {
+		if m.Role == provider.RoleTool && m.IsError {
+			refused++
+			if !strings.Contains(m.Content, "asked for 40 tool calls and at most 10 run per message") {
+				t.Errorf("refusal = %q", m.Content)
+			}
+		}
+	}
+	if refused != 30 {
+		t.Errorf("%d calls were refused, want 30", refused)
+	}
+}

@@ -180,16 +180,20 @@ func BenchmarkToolSelection(b *testing.B) {
 	for _, copies := range []int{1, 7} {
 		tools := serverTools(b, copies)
 		b.Run(fmt.Sprintf("step/%d-tools", len(tools)), func(b *testing.B) {
-			benchmarkSelectionSteps(b, tools)
+			benchmarkSelectionSteps(b, tools, 0.25)
+		})
+		b.Run(fmt.Sprintf("step/%d-tools-all-offered", len(tools)), func(b *testing.B) {
+			benchmarkSelectionSteps(b, tools, 0)
 		})
 	}
 }
 
 // benchmarkSelectionSteps is the host's time per step of a 20-step tool
-// loop whose tools do not fit: ranking once per turn, choosing per step.
+// loop whose tools do not fit: ranking once per turn, choosing per step;
+// with share 0, every tool offered, for comparison.
 // A first turn, not timed, prepares the tool list and its index, which a
 // conversation does once (BenchmarkNewIndex in toolselect measures that).
-func benchmarkSelectionSteps(b *testing.B, tools []provider.Tool) {
+func benchmarkSelectionSteps(b *testing.B, tools []provider.Tool, share float64) {
 	const steps = 20
 	var total time.Duration
 	for b.Loop() {
@@ -199,7 +203,7 @@ func benchmarkSelectionSteps(b *testing.B, tools []provider.Tool) {
 				ID: fmt.Sprint(step), Name: "everything__get-sum", Arguments: map[string]any{"a": float64(step), "b": 1.0}}}})
 		}
 		model.replies = append(model.replies, provider.Message{Content: "done"})
-		r := runner.New(model, instantTools{tools: tools}, runner.Options{Model: toolModel(), MaxSteps: steps + 1, NumCtx: 8192, ToolShare: 0.25})
+		r := runner.New(model, instantTools{tools: tools}, runner.Options{Model: toolModel(), MaxSteps: steps + 1, NumCtx: 8192, ToolShare: share})
 		if _, err := r.Run(context.Background(), "hello", nil); err != nil {
 			b.Fatal(err)
 		}
@@ -210,8 +214,8 @@ func benchmarkSelectionSteps(b *testing.B, tools []provider.Tool) {
 		if err != nil || len(res.ToolCalls) != steps || res.Rejected > 0 {
 			b.Fatalf("run: %v, %d calls, %d rejected", err, len(res.ToolCalls), res.Rejected)
 		}
-		if n := len(model.requests[1].Tools); n >= len(tools) {
-			b.Fatalf("all %d tools offered: nothing selected", n)
+		if n := len(model.requests[1].Tools); (n < len(tools)) != (share > 0) {
+			b.Fatalf("%d of %d tools offered with share %v", n, len(tools), share)
 		}
 	}
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N*(steps+1)), "host-ms/step")

@@ -7,6 +7,7 @@
 package secret
 
 import (
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -87,7 +88,11 @@ func New(values ...string) *Masker {
 
 // FromServers returns a Masker for the env and header values of specs:
 // every value under a secret-looking name, every other value of at least
-// eight characters, and the credential part of "Scheme credential" values.
+// eight characters, and the credential part of "Scheme credential" values;
+// and for the credentials in URLs (a server's url, or an env value that
+// is a URL): the password of "scheme://user:password@host", or a user
+// name given without a password ("https://TOKEN@host"), which is how
+// tokens are written into URLs.
 func FromServers(specs []config.ServerSpec) *Masker {
 	var values []string
 	add := func(key, v string) {
@@ -106,12 +111,72 @@ func FromServers(specs []config.ServerSpec) *Masker {
 	for _, s := range specs {
 		for k, v := range s.Env {
 			add(k, v)
+			values = append(values, urlSecrets(v)...)
 		}
 		for k, v := range s.Headers {
 			add(k, v)
 		}
+		values = append(values, urlSecrets(s.URL)...)
 	}
 	return New(values...)
+}
+
+// urlSecrets returns the credentials in the user information of a URL, as
+// decoded and as written (percent-encoded), or nothing when s is not a
+// URL with user information.
+func urlSecrets(s string) []string {
+	if !strings.Contains(s, "@") {
+		return nil
+	}
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || u.User == nil {
+		return nil
+	}
+	var out []string
+	addBoth := func(decoded string, minLen int) {
+		if len(decoded) < minLen {
+			return
+		}
+		out = append(out, decoded)
+		// As written in the URL: the text between the markers of the
+		// user information, which may be percent-encoded.
+		if enc := url.PathEscape(decoded); enc != decoded {
+			out = append(out, enc)
+		}
+		if enc := url.QueryEscape(decoded); enc != decoded {
+			out = append(out, enc)
+		}
+	}
+	if pw, ok := u.User.Password(); ok {
+		addBoth(pw, minSecretLen)
+		if raw := rawPassword(s); raw != "" && raw != pw {
+			out = append(out, raw)
+		}
+	} else {
+		// A user name alone is a token more often than a name.
+		addBoth(u.User.Username(), minPlainLen)
+	}
+	return out
+}
+
+// rawPassword is the password of URL s exactly as written, escapes and
+// all, for the rare spelling that neither PathEscape nor QueryEscape
+// reproduces.
+func rawPassword(s string) string {
+	_, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return ""
+	}
+	authority, _, _ := strings.Cut(rest, "/")
+	at := strings.LastIndex(authority, "@")
+	if at < 0 {
+		return ""
+	}
+	_, pw, ok := strings.Cut(authority[:at], ":")
+	if !ok || len(pw) < minSecretLen {
+		return ""
+	}
+	return pw
 }
 
 // ready returns m with its patterns compiled: m itself, or for nil and

@@ -57,6 +57,27 @@ func TestFromServersTakesDeclaredValues(t *testing.T) {
 	}
 }
 
+// TestFromServersTakesURLCredentials masks the password of a server's URL
+// (as written, percent-encoded, and decoded) and a token given as the user
+// name, but not a plain user name beside a password.
+func TestFromServersTakesURLCredentials(t *testing.T) {
+	m := FromServers([]config.ServerSpec{
+		{Name: "a", URL: "http://ann:s3cret%2Fpw@127.0.0.1:8080/mcp"},
+		{Name: "b", URL: "https://ghp_tokenvalue42@example.com/mcp"},
+		{Name: "c", Env: map[string]string{"DB": "postgres://bob:hunter22@db/x"}},
+	})
+	for in, want := range map[string]string{
+		"cannot connect to http://ann:s3cret%2Fpw@127.0.0.1:8080/mcp": "cannot connect to http://ann:***@127.0.0.1:8080/mcp",
+		"password s3cret/pw":                       "password ***",
+		"https://ghp_tokenvalue42@example.com/mcp": "https://***@example.com/mcp",
+		"login bob:hunter22":                       "login bob:***",
+	} {
+		if got := m.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestValueMasksACopy(t *testing.T) {
 	m := New("s3cr3t-value")
 	args := map[string]any{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -62,6 +63,9 @@ func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*
 		if err != nil {
 			return nil, err
 		}
+		if err := m.stillHas(s, name, ref); err != nil {
+			return nil, err
+		}
 		res, err := m.callOn(ctx, s, c, ref.Tool, args)
 		if err == nil {
 			return toResult(res, s.spec.MaxResultBytes), nil
@@ -77,6 +81,7 @@ func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*
 // while s is starting or restarting.
 func (m *Manager) readyConn(ctx context.Context, s *server) (*conn, error) {
 	var timeout <-chan time.Time
+	wait := m.readyWait
 	for {
 		m.mu.RLock()
 		state, c, serr, changed := s.state, s.cur, s.err, s.changed
@@ -85,6 +90,12 @@ func (m *Manager) readyConn(ctx context.Context, s *server) (*conn, error) {
 		switch state {
 		case StateReady:
 			return c, nil
+		case StateIdle:
+			// Its tools were known from the cache; now it is needed. The
+			// start is bounded by its own start timeout.
+			m.wake(s)
+			wait = max(wait, startTimeout(s.spec)+time.Second)
+			continue
 		case StateDisabled:
 			return nil, &kindError{kind: ErrServerUnavailable, msg: fmt.Sprintf("server %q is disabled", name)}
 		case StateClosed:
@@ -95,8 +106,13 @@ func (m *Manager) readyConn(ctx context.Context, s *server) (*conn, error) {
 			}
 			return nil, &kindError{kind: ErrServerUnavailable, msg: serr.Error(), err: serr}
 		}
+		if state == StateStarting {
+			// Its start is bounded by its own timeout (a slow npx server
+			// may take tens of seconds), after which the state changes.
+			wait = max(wait, startTimeout(s.spec)+time.Second)
+		}
 		if timeout == nil {
-			t := time.NewTimer(m.readyWait)
+			t := time.NewTimer(wait)
 			defer t.Stop()
 			timeout = t.C
 		}
@@ -105,7 +121,7 @@ func (m *Manager) readyConn(ctx context.Context, s *server) (*conn, error) {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("server %q: waiting for it to start: %w", name, ctx.Err())
 		case <-timeout:
-			msg := fmt.Sprintf("server %q is still starting after %s; try again later", name, m.readyWait)
+			msg := fmt.Sprintf("server %q is still starting after %s; try again later", name, wait)
 			if state == StateRestarting && serr != nil {
 				msg = fmt.Sprintf("server %q is restarting after it failed (%v) and was not ready within %s; try again later", name, serr, m.readyWait)
 			}
@@ -163,4 +179,49 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, tool string, a
 		return nil, fmt.Errorf("server %q: tool %q failed: %s", name, tool, cleanLine(wire.Message))
 	}
 	return nil, fmt.Errorf("server %q: calling tool %q: %w", name, tool, err)
+}
+
+// wake starts an idle server, once: its tools were known from the cache
+// and one of them was called. A failed start is not retried: the calls
+// waiting for it fail with its error.
+func (m *Manager) wake(s *server) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s.state != StateIdle || m.closed {
+		return
+	}
+	s.state = StateStarting
+	s.notifyLocked()
+	epoch := s.epoch
+	m.work.Add(1)
+	go func() {
+		defer m.work.Done()
+		m.log.Debug("starting a server on its first call", "server", s.spec.Name)
+		m.bringUp(m.life, s, epoch, false)
+	}()
+}
+
+// stillHas checks, once the server runs, that the tool the call was made
+// for is still the one the name stands for: a server whose live list
+// differs from the cached one may have dropped or renamed it.
+func (m *Manager) stillHas(s *server, name string, ref toolRef) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if now, ok := m.table[name]; ok && now == ref {
+		return nil
+	}
+	var names []string
+	for _, t := range s.exposed {
+		names = append(names, t.Name)
+	}
+	return &kindError{kind: ErrUnknownTool, msg: fmt.Sprintf("server %q no longer has tool %q: its tools changed since they were cached; it now has %s",
+		s.spec.Name, ref.Tool, strings.Join(names, ", "))}
+}
+
+// startTimeout is how long a start of spec may take.
+func startTimeout(spec config.ServerSpec) time.Duration {
+	if spec.StartTimeout > 0 {
+		return spec.StartTimeout
+	}
+	return config.DefaultStartTimeout
 }

@@ -10,7 +10,9 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -29,18 +31,41 @@ const (
 )
 
 // headerTransport adds the configured headers (an API key, usually) to
-// every request the SDK makes: the POSTs, the SSE GETs and the DELETE.
+// every request the SDK makes to the configured server: the POSTs, the SSE
+// GETs and the DELETE. A request to any other origin (a redirect to another
+// host, port or scheme, or an SSE endpoint elsewhere) goes without them: the
+// credentials were given for that server alone.
 // It also remembers the last HTTP error status, because the SDK's error for
 // a refused initialize ("sending \"initialize\": Unauthorized") reads badly.
 type headerTransport struct {
 	base    http.RoundTripper
+	origin  origin
 	headers map[string]string
 	failed  atomic.Int32 // last status >= 400, 0 if none
 }
 
+// origin is where a server's headers may go: scheme, host and port, as
+// browsers compare origins.
+type origin struct{ scheme, host, port string }
+
+// originOf returns u's origin, with the scheme's default port made
+// explicit so that "https://h" and "https://h:443" are one origin.
+func originOf(u *url.URL) origin {
+	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
+	if o.port == "" {
+		switch o.scheme {
+		case "http":
+			o.port = "80"
+		case "https":
+			o.port = "443"
+		}
+	}
+	return o
+}
+
 // RoundTrip implements http.RoundTripper.
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 {
+	if len(t.headers) > 0 && originOf(req.URL) == t.origin {
 		// A RoundTripper must not modify the caller's request.
 		req = req.Clone(req.Context())
 		for k, v := range t.headers {
@@ -78,9 +103,20 @@ func (t *headerTransport) lastFailure() string {
 // the server can drop its idle connections without touching the others.
 // It has no overall timeout: an SSE stream stays open for the session.
 // Requests are retried as retryTransport says; log receives the retries.
-func newHTTPClient(headers map[string]string, log *slog.Logger) (*http.Client, *headerTransport, *http.Transport) {
+// The headers go only to endpoint's origin.
+func newHTTPClient(endpoint string, headers map[string]string, log *slog.Logger, raw *rawTools) (*http.Client, *headerTransport, *http.Transport) {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	ht := &headerTransport{base: base, headers: maps.Clone(headers)}
+	if raw != nil {
+		ht.base = &rawTap{base: base, raw: raw}
+	}
+	if u, err := url.Parse(endpoint); err == nil {
+		ht.origin = originOf(u)
+	} else {
+		// Headers for a URL that cannot be read go nowhere; the request
+		// fails on the URL anyway.
+		ht.headers = nil
+	}
 	rt := &retryTransport{base: ht, retries: httpRetries, delay: httpRetryDelay, log: log}
 	return &http.Client{Transport: rt}, ht, base
 }
@@ -236,4 +272,19 @@ func (t *detachedTransport) Connect(ctx context.Context) (mcp.Connection, error)
 		}()
 		return nil, ctx.Err()
 	}
+}
+
+// shownURL is a server's URL as messages show it: the user information,
+// which may hold a password or a token, replaced by "***".
+func shownURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "***")
+	} else {
+		u.User = url.User("***")
+	}
+	return u.String()
 }

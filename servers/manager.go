@@ -75,6 +75,14 @@ type Options struct {
 	// MaxMessageBytes bounds one message from a stdio server; a response
 	// over it fails its call. 0 means 16 MiB, the SDK's own bound.
 	MaxMessageBytes int
+	// CacheDir, when not empty, keeps each server's tool list between runs
+	// (see Start).
+	CacheDir string
+	// Lazy leaves servers whose tool list is cached unstarted until one of
+	// their tools is called; Background starts every server without
+	// waiting (Start returns at once). Without either, Start waits for
+	// every server, as on a first run.
+	Lazy, Background bool
 	// Elicitation answers a server's elicitation/create request (a form
 	// or URL it wants the user to fill in); nil means the client does not
 	// offer elicitation, and servers are told so in initialize.
@@ -86,6 +94,7 @@ type State string
 
 // The states of a server.
 const (
+	StateIdle       State = "idle"       // not started; its tools are known from the cache
 	StateStarting   State = "starting"   // starting, or restarting on request
 	StateReady      State = "ready"      // connected, tools listed, callable
 	StateRestarting State = "restarting" // exited; will be started again
@@ -109,6 +118,9 @@ type ServerStatus struct {
 	Restarts int
 	// NextRestart is when a restarting server will be started again.
 	NextRestart time.Time
+	// Cached is true while the tools are the cached list, not yet
+	// confirmed by the server itself.
+	Cached bool
 }
 
 // Manager owns a fixed set of MCP servers. All its methods are safe for
@@ -120,6 +132,8 @@ type Manager struct {
 	restartDelay time.Duration
 	readyWait    time.Duration
 	maxMessage   int
+	cache        *toolCache
+	background   bool
 	// life ends when the manager is closed: starts in flight and pending
 	// restarts are cancelled through it.
 	life       context.Context
@@ -176,8 +190,20 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 		clientOpts.ElicitationHandler = m.elicitHandler(opts.Elicitation)
 	}
 	m.client = mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, clientOpts)
+	if opts.CacheDir != "" {
+		m.cache = &toolCache{dir: opts.CacheDir}
+	}
+	m.background = opts.Background
 	for _, spec := range specs {
 		s := &server{spec: spec, logs: newLineRing(lines), state: StateStarting, changed: make(chan struct{})}
+		if tools, raw, ok := m.cache.load(spec); ok && (opts.Lazy || opts.Background) {
+			// The tools are known before the server runs.
+			s.setTools(tools, raw)
+			s.cached = raw
+			if opts.Lazy {
+				s.state = StateIdle
+			}
+		}
 		switch {
 		case spec.Disabled:
 			s.state = StateDisabled
@@ -192,6 +218,9 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 		if m.byName[spec.Name] == nil {
 			m.byName[spec.Name] = s
 		}
+	}
+	if m.cache != nil {
+		m.rebuildLocked()
 	}
 	return m
 }
@@ -209,7 +238,17 @@ func positive[T int | time.Duration](v, def T) T {
 // failed; the others are ready. A server that exited during its start is
 // also restarted in the background, as after any exit. Start may be
 // called once.
+//
+// With Options.Lazy, a server whose tool list is cached is not started:
+// it is idle, its tools are offered from the cache, and it starts when one
+// of them is first called. With Options.Background, Start starts every
+// server and returns at once; calls wait for their server, and WaitStarting
+// waits for the servers whose tools are not known yet.
 func (m *Manager) Start(ctx context.Context) []error {
+	if m.background {
+		// The starts must outlive the caller's context.
+		ctx = context.WithoutCancel(ctx)
+	}
 	m.mu.Lock()
 	if m.started || m.closed {
 		m.mu.Unlock()
@@ -232,6 +271,9 @@ func (m *Manager) Start(ctx context.Context) []error {
 		}
 	}
 	m.mu.Unlock()
+	if m.background {
+		return nil
+	}
 	wg.Wait()
 
 	var errs []error
@@ -279,6 +321,7 @@ func (m *Manager) Status() []ServerStatus {
 			Err:       s.err,
 			Transport: s.transport(),
 			ToolCount: s.offeredCount(),
+			Cached:    s.cached != nil,
 			PID:       s.pid,
 			StartedAt: s.startedAt,
 			Ready:     s.ready,
@@ -362,5 +405,31 @@ func (m *Manager) rebuildLocked() {
 	for i, name := range names {
 		m.table[name] = refs[i]
 		owners[i].exposed = append(owners[i].exposed, providerTool(name, defs[i]))
+	}
+}
+
+// WaitStarting waits until no server is starting without its tools known
+// (a server started in the background whose list was not cached), so that
+// a model call offers every tool; servers whose tools are known are not
+// waited for. It returns early when ctx ends.
+func (m *Manager) WaitStarting(ctx context.Context) {
+	for {
+		m.mu.RLock()
+		var wait chan struct{}
+		for _, s := range m.servers {
+			if s.state == StateStarting && len(s.tools) == 0 && s.cached == nil {
+				wait = s.changed
+				break
+			}
+		}
+		m.mu.RUnlock()
+		if wait == nil {
+			return
+		}
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return
+		}
 	}
 }

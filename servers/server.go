@@ -51,6 +51,9 @@ type server struct {
 	// via is the transport the last connection used: an http spec with
 	// FallbackSSE may have connected over SSE.
 	via config.Transport
+	// cached is the cached list the tools came from, while the server
+	// has not confirmed it; nil once it has listed its tools itself.
+	cached *rawTools
 	// changed is closed (and replaced) at every change of state, for calls
 	// waiting for the server to be ready.
 	changed chan struct{}
@@ -87,7 +90,7 @@ func (s *server) configured() config.Transport {
 // The caller holds the manager's mu.
 func (s *server) offered() bool {
 	switch s.state {
-	case StateReady, StateRestarting, StateStarting:
+	case StateReady, StateRestarting, StateStarting, StateIdle:
 		return true
 	}
 	return false
@@ -100,6 +103,18 @@ func (s *server) offeredCount() int {
 		return 0
 	}
 	return len(s.exposed)
+}
+
+// setTools makes tools, as the server listed them (raw: as it sent them),
+// the server's known tools, filtered by the spec. The caller holds the
+// manager's mu or owns s.
+func (s *server) setTools(tools []*mcp.Tool, raw *rawTools) {
+	s.tools = toDefs(filterTools(tools, s.spec.AllowedTools, s.spec.ExcludedTools))
+	for i := range s.tools {
+		if r := raw.get(s.tools[i].Name); r != nil {
+			s.tools[i].Raw = r
+		}
+	}
 }
 
 // fail records a start failure; the caller holds the manager's mu or owns s.
@@ -289,12 +304,14 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 		c.stop(errClosed)
 		return s.voidStart()
 	}
-	s.tools = toDefs(filterTools(tools, s.spec.AllowedTools, s.spec.ExcludedTools))
-	for i := range s.tools {
-		if raw := c.raw.get(s.tools[i].Name); raw != nil {
-			s.tools[i].Raw = raw
+	if s.cached == nil || !sameList(s.cached, c.raw) {
+		m.cache.store(s.spec, c.sess.InitializeResult().ServerInfo, tools, c.raw)
+		if s.cached != nil {
+			m.log.Debug("the server's tools changed since they were cached", "server", s.spec.Name)
 		}
 	}
+	s.setTools(tools, c.raw)
+	s.cached = nil
 	s.cur, s.via = c, c.transport
 	s.state, s.err, s.startErr = StateReady, nil, nil
 	s.ready = time.Since(begin)
@@ -320,6 +337,7 @@ func (s *server) voidStart() *StartError {
 // stopped or killed.
 func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, error) {
 	c := newConn(s.spec.Name)
+	c.raw = newRawTools()
 	var transport mcp.Transport
 	stopKill := func() bool { return true }
 	defer func() { stopKill() }()
@@ -335,7 +353,7 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		stopKill = context.AfterFunc(ctx, t.proc.killTree)
 		transport = t
 	case config.TransportHTTP, config.TransportSSE:
-		client, hdr, base := newHTTPClient(s.spec.Headers, m.log.With("server", s.spec.Name))
+		client, hdr, base := newHTTPClient(s.spec.URL, s.spec.Headers, m.log.With("server", s.spec.Name), c.raw)
 		c.hdr, c.httpTr = hdr, base
 		transport = newHTTPTransport(s.spec, client, c.life)
 	case config.TransportBuiltin:
@@ -349,21 +367,25 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 	}
 
 	c.transport = s.configured()
-	c.raw = newRawTools()
-	transport = &tapTransport{inner: transport, raw: c.raw}
+	if c.transport == config.TransportStdio || c.transport == config.TransportBuiltin {
+		// HTTP transports are tapped below the SDK, in their http.Client:
+		// the SDK's own HTTP connection needs to see what the session
+		// does (a wrapper would hide it, and with it the stream servers
+		// send their requests on).
+		transport = &tapTransport{inner: transport, raw: c.raw}
+	}
 	sess, err := m.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil && s.spec.FallbackSSE && c.transport == config.TransportHTTP && sseMayWork(ctx, c, err) {
 		// The URL answered, but not as Streamable HTTP: it may be a
 		// legacy SSE server.
-		m.log.Debug("trying SSE after Streamable HTTP failed", "server", s.spec.Name, "url", s.spec.URL, "error", err)
+		m.log.Debug("trying SSE after Streamable HTTP failed", "server", s.spec.Name, "url", shownURL(s.spec.URL), "error", err)
 		spec := s.spec
 		spec.Transport = config.TransportSSE
-		client, hdr, base := newHTTPClient(spec.Headers, m.log.With("server", spec.Name))
+		client, hdr, base := newHTTPClient(spec.URL, spec.Headers, m.log.With("server", spec.Name), c.raw)
 		c.hdr, c.httpTr, c.transport = hdr, base, config.TransportSSE
 		var sseErr error
-		sse := &tapTransport{inner: newHTTPTransport(spec, client, c.life), raw: c.raw}
-		if sess, sseErr = m.client.Connect(ctx, sse, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
-			return c, nil, fmt.Errorf("cannot connect to %s as Streamable HTTP (%v) nor as SSE (%w)", s.spec.URL, err, sseErr)
+		if sess, sseErr = m.client.Connect(ctx, newHTTPTransport(spec, client, c.life), &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
+			return c, nil, fmt.Errorf("cannot connect to %s as Streamable HTTP (%v) nor as SSE (%w)", shownURL(s.spec.URL), err, sseErr)
 		}
 		err = nil
 	}
@@ -461,7 +483,7 @@ func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Du
 		if cause == "" {
 			cause = err.Error()
 		}
-		e.Message = fmt.Sprintf("server %q: cannot connect to %s: %s", name, s.spec.URL, cause)
+		e.Message = fmt.Sprintf("server %q: cannot connect to %s: %s", name, shownURL(s.spec.URL), cause)
 		transient = true
 	default:
 		e.Message = fmt.Sprintf("server %q failed to start: %v", name, err)
@@ -475,7 +497,7 @@ func authMessage(spec config.ServerSpec, hdr *headerTransport) string {
 	if spec.Source != "" {
 		where += " in " + spec.Source
 	}
-	return fmt.Sprintf("server %q: authentication failed (%s) at %s: check the credentials in %s", spec.Name, hdr.lastFailure(), spec.URL, where)
+	return fmt.Sprintf("server %q: authentication failed (%s) at %s: check the credentials in %s", spec.Name, hdr.lastFailure(), shownURL(spec.URL), where)
 }
 
 // lastWords is the best one-line account of why a stdio server ended: its

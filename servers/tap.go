@@ -1,8 +1,12 @@
 package servers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -83,4 +87,116 @@ func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		c.raw.mu.Unlock()
 	}
 	return msg, err
+}
+
+// rawTap is tapTransport for Streamable HTTP, one level down: it sees the
+// POST of a tools/list request and reads the tools out of the answer, a
+// JSON body or an SSE stream, as the SDK reads it. (A legacy SSE server
+// answers on its event stream instead; its definitions are the SDK's.)
+type rawTap struct {
+	base http.RoundTripper
+	raw  *rawTools
+}
+
+// maxTapped bounds what is kept of one answer to find the tools in.
+const maxTapped = 16 << 20
+
+// RoundTrip implements http.RoundTripper.
+func (t *rawTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	id, ok := toolsListID(req)
+	resp, err := t.base.RoundTrip(req)
+	if err != nil || !ok || resp.StatusCode != http.StatusOK {
+		return resp, err
+	}
+	resp.Body = &tappedBody{ReadCloser: resp.Body, id: id, raw: t.raw, sse: strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")}
+	return resp, nil
+}
+
+// toolsListID returns the id of a tools/list request, reading its body
+// (and giving it back) only when it may be one.
+func toolsListID(req *http.Request) (json.RawMessage, bool) {
+	if req.Method != http.MethodPost || req.Body == nil || req.GetBody == nil {
+		return nil, false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, false
+	}
+	defer body.Close()
+	data, err := io.ReadAll(io.LimitReader(body, 1<<20))
+	if err != nil || !bytes.Contains(data, []byte(`"tools/list"`)) {
+		return nil, false
+	}
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(data, &msg) != nil || msg.Method != "tools/list" || len(msg.ID) == 0 {
+		return nil, false
+	}
+	return msg.ID, true
+}
+
+// tappedBody keeps what the SDK reads of an answer and, once it ends, takes
+// the tools out of the response to the request id.
+type tappedBody struct {
+	io.ReadCloser
+	id   json.RawMessage
+	raw  *rawTools
+	sse  bool
+	kept bytes.Buffer
+	done bool
+}
+
+func (b *tappedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if b.kept.Len()+n <= maxTapped {
+		b.kept.Write(p[:n])
+	}
+	if err != nil {
+		b.finish()
+	}
+	return n, err
+}
+
+func (b *tappedBody) Close() error {
+	b.finish()
+	return b.ReadCloser.Close()
+}
+
+func (b *tappedBody) finish() {
+	if b.done {
+		return
+	}
+	b.done = true
+	messages := [][]byte{b.kept.Bytes()}
+	if b.sse {
+		messages = nil
+		for _, line := range bytes.Split(b.kept.Bytes(), []byte("\n")) {
+			if data, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r"), []byte("data:")); ok {
+				messages = append(messages, bytes.TrimSpace(data))
+			}
+		}
+	}
+	for _, m := range messages {
+		var resp struct {
+			ID     json.RawMessage `json:"id"`
+			Result struct {
+				Tools []json.RawMessage `json:"tools"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(m, &resp) != nil || !bytes.Equal(bytes.TrimSpace(resp.ID), bytes.TrimSpace(b.id)) {
+			continue
+		}
+		b.raw.mu.Lock()
+		for _, t := range resp.Result.Tools {
+			var named struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(t, &named) == nil {
+				b.raw.byName[named.Name] = t
+			}
+		}
+		b.raw.mu.Unlock()
+	}
 }

@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -111,7 +113,7 @@ func TestHeaderTransport(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	client, ht, _ := newHTTPClient(map[string]string{"Authorization": "Bearer k", "x-api-key": "v"}, slog.New(slog.DiscardHandler))
+	client, ht, _ := newHTTPClient(srv.URL, map[string]string{"Authorization": "Bearer k", "x-api-key": "v"}, slog.New(slog.DiscardHandler), nil)
 	req, err := http.NewRequest("GET", srv.URL, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -134,6 +136,71 @@ func TestHeaderTransport(t *testing.T) {
 	}
 	if req.Header.Get("Authorization") != "" {
 		t.Error("the caller's request was modified")
+	}
+}
+
+// TestHeadersStayWithTheirOrigin follows redirects from the configured
+// server: to a path of the same origin the headers go along; to another
+// port (another origin, though the same host) they are dropped.
+func TestHeadersStayWithTheirOrigin(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]string{} // "server path" → Authorization received
+	record := func(name string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			seen[name+" "+r.URL.Path] = r.Header.Get("Authorization") + "|" + r.Header.Get("X-Api-Key")
+			mu.Unlock()
+		}
+	}
+	other := httptest.NewServer(record("other"))
+	defer other.Close()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/moved", http.StatusTemporaryRedirect)
+	})
+	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) {
+		record("configured")(w, r)
+		http.Redirect(w, r, other.URL+"/stolen", http.StatusTemporaryRedirect)
+	})
+	configured := httptest.NewServer(mux)
+	defer configured.Close()
+
+	client, _, _ := newHTTPClient(configured.URL+"/mcp", map[string]string{"Authorization": "Bearer k", "x-api-key": "v"}, slog.New(slog.DiscardHandler), nil)
+	resp, err := client.Get(configured.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if got := seen["configured /moved"]; got != "Bearer k|v" {
+		t.Errorf("a redirect within the origin lost the headers: %q", got)
+	}
+	got, ok := seen["other /stolen"]
+	if !ok {
+		t.Fatalf("the redirect to the other server was not followed: %v", seen)
+	}
+	if got != "|" {
+		t.Errorf("the configured headers went to another origin: %q", got)
+	}
+}
+
+func TestOriginOf(t *testing.T) {
+	same := [][2]string{{"https://h/mcp", "https://H:443/other"}, {"http://h", "http://h:80/x"}}
+	differ := [][2]string{{"https://h", "http://h"}, {"http://h:8080", "http://h:8081"}, {"http://h", "http://h.evil"}}
+	for _, p := range same {
+		a, _ := url.Parse(p[0])
+		b, _ := url.Parse(p[1])
+		if originOf(a) != originOf(b) {
+			t.Errorf("%s and %s should be one origin", p[0], p[1])
+		}
+	}
+	for _, p := range differ {
+		a, _ := url.Parse(p[0])
+		b, _ := url.Parse(p[1])
+		if originOf(a) == originOf(b) {
+			t.Errorf("%s and %s should be different origins", p[0], p[1])
+		}
 	}
 }
 

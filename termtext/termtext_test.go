@@ -1,6 +1,9 @@
 package termtext
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestClean(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -29,5 +32,39 @@ func TestBytes(t *testing.T) {
 		if got := Bytes(n); got != want {
 			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestStreamRemovesSequencesSplitAcrossPieces feeds text in pieces cut at
+// every byte and expects what Clean makes of the whole: no escape sequence,
+// and none of a split sequence's payload, reaches the output.
+func TestStreamRemovesSequencesSplitAcrossPieces(t *testing.T) {
+	texts := []string{
+		"before \x1b]52;c;ZXZpbA==\x07after",
+		"title \x1b]0;pwned\x1b\\ done",
+		"red \x1b[31mtext\x1b[0m and clear \x1b[2J\x1b[H end",
+		"line\r\nnext é and 日本",
+	}
+	for _, text := range texts {
+		want := Clean(text)
+		for cut := 1; cut < len(text); cut++ {
+			var s Stream
+			got := s.Write(text[:cut]) + s.Write(text[cut:]) + s.Flush()
+			if got != want {
+				t.Errorf("%q cut at %d: got %q, want %q", text, cut, got, want)
+			}
+		}
+	}
+}
+
+func TestStreamDoesNotHoldForever(t *testing.T) {
+	var s Stream
+	s.Write("\x1b]0;never ends ")
+	got := s.Write(strings.Repeat("x", maxHeld+1))
+	if s.held != "" {
+		t.Errorf("still holding %d bytes after more than %d", len(s.held), maxHeld)
+	}
+	if strings.ContainsRune(got, '\x1b') {
+		t.Errorf("an escape got through: %q", got)
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/tool"
@@ -29,6 +31,8 @@ type ServerRecord struct {
 	StartMS   float64 `json:"start_ms"`
 	Tokens    int     `json:"tokens"`
 	Error     string  `json:"error,omitempty"`
+	// Cached is true while the tools are the cached list of an earlier run.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // ServerRecords turns the servers' state into records; mask hides the
@@ -36,8 +40,8 @@ type ServerRecord struct {
 func ServerRecords(infos []host.ServerInfo, mask func(string) string) []ServerRecord {
 	out := make([]ServerRecord, 0, len(infos))
 	for _, s := range infos {
-		r := ServerRecord{Name: s.Name, State: string(s.State), Transport: string(s.Transport)}
-		if s.State == servers.StateReady {
+		r := ServerRecord{Name: s.Name, State: string(s.State), Transport: string(s.Transport), Cached: s.Cached}
+		if s.State == servers.StateReady || s.State == servers.StateIdle {
 			r.Tools, r.Tokens = s.ToolCount, s.Tokens
 			r.StartMS = float64(s.Ready.Microseconds()) / 1000
 		}
@@ -57,13 +61,16 @@ type ToolRecord struct {
 	Server string          `json:"server"`
 	Tokens int             `json:"tokens"`
 	Tool   json.RawMessage `json:"tool"`
+	// Cached is true when the definition is from the cache of an earlier
+	// run, the server not started this time.
+	Cached bool `json:"cached"`
 }
 
 // ToolRecords turns tools into records.
 func ToolRecords(tools []host.ToolInfo) []ToolRecord {
 	out := make([]ToolRecord, 0, len(tools))
 	for _, t := range tools {
-		out = append(out, ToolRecord{Name: t.Name, Server: t.Server, Tokens: t.Tokens, Tool: t.Def.Raw})
+		out = append(out, ToolRecord{Name: t.Name, Server: t.Server, Tokens: t.Tokens, Tool: t.Def.Raw, Cached: t.Cached})
 	}
 	return out
 }
@@ -85,9 +92,12 @@ func ServerTable(w io.Writer, infos []host.ServerInfo, live bool, mask func(stri
 	fmt.Fprintln(tw, header)
 	for _, s := range infos {
 		tools, start, tokens := "-", "-", "-"
-		if s.State == servers.StateReady {
+		switch s.State {
+		case servers.StateReady:
 			tools, tokens = fmt.Sprint(s.ToolCount), fmt.Sprint(s.Tokens)
 			start = s.Ready.Round(time.Millisecond).String()
+		case servers.StateIdle:
+			tools, tokens = fmt.Sprint(s.ToolCount)+" (cached)", fmt.Sprint(s.Tokens)
 		}
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", termtext.Line(s.Name), stateLabel(s, live), s.Transport, tools, start, tokens)
 		if live {
@@ -120,6 +130,8 @@ func stateLabel(s host.ServerInfo, live bool) string {
 	switch s.State {
 	case servers.StateReady:
 		return "● ready"
+	case servers.StateIdle:
+		return "◌ idle"
 	case servers.StateDisabled:
 		return "○ disabled"
 	case servers.StateStarting:
@@ -154,7 +166,7 @@ func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, co
 		}
 		name := termtext.Line(s.Name)
 		switch s.State {
-		case servers.StateReady, servers.StateRestarting:
+		case servers.StateReady, servers.StateRestarting, servers.StateIdle:
 			cost := 0
 			for _, t := range by[s.Name] {
 				cost += costs[t.Name]
@@ -176,7 +188,11 @@ func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, co
 // its estimated cost, its description and its arguments (type, required,
 // description, choices, default).
 func ToolDetail(w io.Writer, t host.ToolInfo) {
-	fmt.Fprintf(w, "%s  (~%d tokens)\n", Sanitize(t.Name), t.Tokens)
+	from := ""
+	if t.Cached {
+		from = ", as cached: the server was not started"
+	}
+	fmt.Fprintf(w, "%s  (~%d tokens%s)\n", Sanitize(t.Name), t.Tokens, from)
 	if d := strings.TrimSpace(t.Def.Description); d != "" {
 		for _, line := range strings.Split(Sanitize(d), "\n") {
 			fmt.Fprintf(w, "  %s\n", line)
@@ -321,4 +337,58 @@ func ToolResult(w io.Writer, res *tool.Result, tty bool) error {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// SamplingLine describes generation parameters for a person:
+// "temperature 0.2, top-k 20, max-tokens 512", or what is left to the model.
+func SamplingLine(s provider.Sampling) string {
+	var parts []string
+	if s.Temperature != nil {
+		parts = append(parts, fmt.Sprintf("temperature %g", *s.Temperature))
+	}
+	if s.TopP != nil {
+		parts = append(parts, fmt.Sprintf("top-p %g", *s.TopP))
+	}
+	if s.TopK != nil {
+		parts = append(parts, fmt.Sprintf("top-k %d", *s.TopK))
+	}
+	if s.MaxTokens > 0 {
+		parts = append(parts, fmt.Sprintf("max-tokens %d", s.MaxTokens))
+	}
+	if s.Seed != nil {
+		parts = append(parts, fmt.Sprintf("seed %d", *s.Seed))
+	}
+	if len(s.Stop) > 0 {
+		parts = append(parts, "stop at "+compactJSON(s.Stop))
+	}
+	if len(parts) == 0 {
+		return "the model's own defaults"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// HookList prints the configured hooks, by event, each with its matcher,
+// command, timeout and file.
+func HookList(w io.Writer, rules config.Hooks) {
+	n := 0
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, event := range config.HookEvents() {
+		for _, rule := range rules[event] {
+			matcher := rule.Matcher
+			if matcher == "" {
+				matcher = "*"
+			}
+			for _, c := range rule.Commands {
+				if n == 0 {
+					fmt.Fprintln(tw, "EVENT\tMATCHER\tCOMMAND\tTIMEOUT\tFILE")
+				}
+				n++
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", event, Sanitize(matcher), termtext.Line(c.Command), c.Timeout, termtext.Line(rule.File))
+			}
+		}
+	}
+	tw.Flush()
+	if n == 0 {
+		fmt.Fprintln(w, "No hooks are configured (hooks.yml in the config directory, .mcphost/hooks.yml, or hooks: in a config file).")
+	}
 }

@@ -37,8 +37,9 @@ type TextOptions struct {
 }
 
 // Text renders the turns of a one-shot run or of a chat as text: the
-// answer streams to Out as it arrives; tool
-// calls are one line each on Err.
+// answer streams to Out as it arrives, cleaned of escape sequences and
+// control characters (but newlines and tabs) whether Out is a terminal or
+// not; tool calls are one line each on Err.
 type Text struct {
 	opts TextOptions
 	spin spinner
@@ -49,6 +50,9 @@ type Text struct {
 	// thinking is true while thinking text is on screen without its
 	// closing newline.
 	thinking bool
+	// answer and thought clean the model's text as it streams, holding
+	// back an escape sequence split between two pieces.
+	answer, thought termtext.Stream
 }
 
 // NewText returns a text renderer.
@@ -74,20 +78,17 @@ func (t *Text) Handle(ev runner.Event) {
 			io.WriteString(t.opts.Err, dim(t.opts.NoColor, "thinking: "))
 			t.thinking = true
 		}
-		io.WriteString(t.opts.Err, dim(t.opts.NoColor, Sanitize(ev.Text)))
+		io.WriteString(t.opts.Err, dim(t.opts.NoColor, t.thought.Write(ev.Text)))
 	case runner.TextDelta:
 		t.spin.Stop()
 		t.endThinking()
-		text := ev.Text
-		if t.opts.OutTTY {
-			text = Sanitize(text)
-		}
-		t.turn.WriteString(text)
-		io.WriteString(t.opts.Out, text)
-		t.wroteOut = true
+		// The model's text never drives the terminal, nor reaches a file
+		// or pipe with escape sequences in it: piped output is plain text.
+		t.writeAnswer(t.answer.Write(ev.Text))
 	case runner.ModelCallFinished:
 		t.spin.Stop()
 		t.endThinking()
+		t.writeAnswer(t.answer.Flush())
 		if ev.ToolCalls > 0 && t.turn.Len() > 0 && !strings.HasSuffix(t.turn.String(), "\n") {
 			// Text the model wrote before calling tools stays on screen; keep
 			// the next turn's text on a line of its own.
@@ -105,10 +106,23 @@ func (t *Text) Handle(ev runner.Event) {
 	}
 }
 
+// writeAnswer shows cleaned text of the answer.
+func (t *Text) writeAnswer(text string) {
+	if text == "" {
+		return
+	}
+	t.turn.WriteString(text)
+	io.WriteString(t.opts.Out, text)
+	t.wroteOut = true
+}
+
 // endThinking closes the thinking block so the answer starts on a line of
 // its own.
 func (t *Text) endThinking() {
 	if t.thinking {
+		if rest := t.thought.Flush(); rest != "" {
+			io.WriteString(t.opts.Err, dim(t.opts.NoColor, rest))
+		}
 		io.WriteString(t.opts.Err, "\n")
 		t.thinking = false
 	}
@@ -154,10 +168,10 @@ func (t *Text) Start([]ServerRecord, []string) {}
 // answer is replaced by its Markdown rendering; otherwise it ends the text
 // with a newline. The answer is used when nothing streamed.
 func (t *Text) Finish(res host.Result, _ error, _ int) {
-	answer := res.Answer
 	t.spin.Stop()
+	t.writeAnswer(t.answer.Flush())
 	streamed := t.turn.String()
-	if !t.wroteOut && answer != "" {
+	if answer := Sanitize(res.Answer); !t.wroteOut && answer != "" {
 		// A backend that did not stream: print the whole answer now.
 		streamed = answer
 		io.WriteString(t.opts.Out, answer)

@@ -177,3 +177,20 @@ func TestWarningsAndToolNamesCannotDriveTheTerminal(t *testing.T) {
 		t.Errorf("stderr = %q, want %q", got, want)
 	}
 }
+
+// TestPipedAnswerHasNoEscapeSequences: with stdout not a terminal, the
+// model's text still loses its escape sequences and control characters,
+// also when a sequence is split between two streamed pieces, and keeps
+// newlines and tabs.
+func TestPipedAnswerHasNoEscapeSequences(t *testing.T) {
+	var out bytes.Buffer
+	o := NewText(TextOptions{Out: &out, Err: &bytes.Buffer{}})
+	for _, piece := range []string{"copy \x1b]52;c;ZXZp", "bA==\x07this\x1b[2J\x1b", "[H\tdone\x07\nbye"} {
+		o.Handle(runner.TextDelta{Text: piece})
+	}
+	o.Handle(runner.ModelCallFinished{})
+	o.Finish(host.Result{}, nil, 0)
+	if got, want := out.String(), "copy this\tdone\nbye\n"; got != want {
+		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}

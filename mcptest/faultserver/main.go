@@ -22,6 +22,11 @@
 //	-ignore-term        ignore SIGTERM (still traced)
 //	-ignore-eof         keep running after stdin closes
 //	-id NAME            what the whoami tool answers, to tell servers apart
+//	-start-delay D      wait D (a Go duration) before serving
+//
+// The environment variable FAULTSERVER_VARIANT changes the server without
+// changing its command line (which is what a tool-list cache keys on):
+// "renamed" offers echo_v2 instead of echo; "broken" exits at start.
 //
 // Tools: echo, crash (exits mid-call), hang (blocks until cancelled), stubborn
 // (blocks, ignoring cancellation), big (a result of size bytes), whoami
@@ -57,7 +62,7 @@ func main() {
 
 type options struct {
 	trace, pidfile, stderr, message, banner, state string
-	id                                             string
+	id, startDelay                                 string
 	code, exitStarts, exitAfter                    int
 	exitAtStart, hangInit, grandchild, escape      bool
 	ignoreTerm, ignoreEOF, sleeper                 bool
@@ -79,6 +84,7 @@ func run() int {
 	flag.BoolVar(&o.grandchild, "grandchild", false, "start a grandchild that ignores SIGTERM")
 	flag.BoolVar(&o.escape, "escape", false, "with -grandchild: the grandchild leaves the process group")
 	flag.StringVar(&o.id, "id", "", "what the whoami tool answers")
+	flag.StringVar(&o.startDelay, "start-delay", "", "wait this long before serving")
 	flag.BoolVar(&o.ignoreTerm, "ignore-term", false, "ignore SIGTERM")
 	flag.BoolVar(&o.ignoreEOF, "ignore-eof", false, "keep running after stdin closes")
 	flag.BoolVar(&o.sleeper, "sleeper", false, "internal: be the grandchild")
@@ -94,6 +100,15 @@ func run() int {
 	f.pid(os.Getpid())
 	if o.stderr != "" {
 		fmt.Fprintln(os.Stderr, o.stderr)
+	}
+	if os.Getenv("FAULTSERVER_VARIANT") == "broken" {
+		fmt.Fprintln(os.Stderr, "fault: the variant is broken: cannot open the database")
+		f.event("exit at start")
+		return o.code
+	}
+	if d, err := time.ParseDuration(o.startDelay); err == nil {
+		fmt.Fprintln(os.Stderr, "fault: warming up for", d)
+		time.Sleep(d)
 	}
 	if o.exitAtStart || f.exitThisStart() {
 		fmt.Fprintln(os.Stderr, o.message)
@@ -245,7 +260,11 @@ func (f *fault) addTools(srv *mcp.Server) {
 		f.answered.Add(1)
 		return res, nil, nil
 	}
-	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "echo the message back"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+	echo := "echo"
+	if os.Getenv("FAULTSERVER_VARIANT") == "renamed" {
+		echo = "echo_v2"
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: echo, Description: "echo the message back"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 		return answered(text("Echo: " + in.Message))
 	})
 	mcp.AddTool(srv, &mcp.Tool{Name: "whoami", Description: "the server's -id"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {

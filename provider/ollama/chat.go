@@ -24,12 +24,21 @@ import (
 // mid-answer is an error saying so, never a silently shortened answer.
 func (p *Provider) Chat(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
 	creq, toolsJSON := p.chatRequest(req)
+	// The limits span the retries: a silent engine is not tried again.
+	ctx, meter := req.Limits.Watch(ctx)
+	defer meter.Stop()
 	var acc accumulator
 	err := p.withRetry(ctx, req.Model, func() (bool, error) {
 		acc = accumulator{}
-		cut, err := p.streamChat(ctx, creq, toolsJSON, func(r api.ChatResponse) { acc.add(r, onDelta) })
+		cut, err := p.streamChat(ctx, creq, toolsJSON, func(r api.ChatResponse) {
+			if meter.Add(replySize(r)) {
+				acc.add(r, onDelta)
+			}
+		})
 		shown := acc.shown()
 		switch {
+		case meter.Err() != nil && !acc.done:
+			return shown, meter.Err()
 		case err != nil:
 			return shown, err
 		case acc.done:
@@ -47,9 +56,23 @@ func (p *Provider) Chat(ctx context.Context, req provider.Request, onDelta func(
 		}
 	})
 	if err != nil {
+		if merr := meter.Err(); merr != nil && !acc.done {
+			// A limit ended the call, however the stream then broke.
+			return provider.Response{}, merr
+		}
 		return provider.Response{}, err
 	}
 	return acc.response(&p.callSeq), nil
+}
+
+// replySize is what a chunk adds to the reply, for the reply's size limit:
+// its text, its thinking and its tool calls.
+func replySize(r api.ChatResponse) int {
+	n := len(r.Message.Content) + len(r.Message.Thinking)
+	for _, c := range r.Message.ToolCalls {
+		n += len(c.Function.Name) + len(c.Function.Arguments.String())
+	}
+	return n
 }
 
 // chatRequest translates a neutral request into Ollama's, and returns its
@@ -63,8 +86,8 @@ func (p *Provider) chatRequest(req provider.Request) (*api.ChatRequest, json.Raw
 		Stream:   &stream,
 		Tools:    tools,
 	}
-	if req.NumCtx > 0 {
-		out.Options = map[string]any{"num_ctx": req.NumCtx}
+	if opts := options(req); len(opts) > 0 {
+		out.Options = opts
 	}
 	if req.Think {
 		// Without it, some templates leave <think> blocks in the content;
@@ -189,4 +212,33 @@ func (a *accumulator) response(seq *atomic.Uint64) provider.Response {
 		},
 		DoneReason: a.last.DoneReason,
 	}
+}
+
+// options are the request's Ollama options: the context window and the
+// generation parameters, by Ollama's names.
+func options(req provider.Request) map[string]any {
+	o := map[string]any{}
+	if req.NumCtx > 0 {
+		o["num_ctx"] = req.NumCtx
+	}
+	s := req.Sampling
+	if s.Temperature != nil {
+		o["temperature"] = *s.Temperature
+	}
+	if s.TopP != nil {
+		o["top_p"] = *s.TopP
+	}
+	if s.TopK != nil {
+		o["top_k"] = *s.TopK
+	}
+	if s.MaxTokens > 0 {
+		o["num_predict"] = s.MaxTokens
+	}
+	if s.Seed != nil {
+		o["seed"] = *s.Seed
+	}
+	if len(s.Stop) > 0 {
+		o["stop"] = s.Stop
+	}
+	return o
 }

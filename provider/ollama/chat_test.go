@@ -479,3 +479,57 @@ func TestChatBrokenStreams(t *testing.T) {
 		})
 	}
 }
+
+// TestChatReplyTooLarge streams 20 MB against a 1 MB cap: the call ends
+// with ErrReplyTooLarge soon after the cap, not after the whole reply, and
+// is not tried again.
+func TestChatReplyTooLarge(t *testing.T) {
+	s := ollamatest.NewServer()
+	defer s.Close()
+	piece := strings.Repeat("x", 10<<10)
+	chunks := make([]string, 2000) // 20 MB
+	for i := range chunks {
+		chunks[i] = piece
+	}
+	s.Enqueue(ollamatest.Reply{Chunks: chunks})
+	got := 0
+	_, err := newProvider(t, s).Chat(context.Background(), provider.Request{
+		Model: "tiny", Messages: []provider.Message{{Role: provider.RoleUser, Content: "go on forever"}},
+		Limits: provider.Limits{MaxReplyBytes: 1 << 20},
+	}, func(d provider.Delta) { got += len(d.Content) })
+	if !errors.Is(err, provider.ErrReplyTooLarge) || !errors.Is(err, provider.ErrProvider) {
+		t.Fatalf("err = %v, want ErrReplyTooLarge", err)
+	}
+	if !strings.Contains(err.Error(), "grew past 1.0 MB") {
+		t.Errorf("message = %q", err)
+	}
+	if got > 1<<20 {
+		t.Errorf("%d bytes were passed on, more than the 1 MB cap", got)
+	}
+	if n := s.RequestCount(); n != 1 {
+		t.Errorf("%d requests, want 1: a reply cut by the cap is not retried", n)
+	}
+}
+
+// TestChatIdleTimeout: an engine that says nothing ends the call after
+// the idle timeout, without retries.
+func TestChatIdleTimeout(t *testing.T) {
+	s := ollamatest.NewServer()
+	defer s.Close()
+	hold := make(chan struct{})
+	defer close(hold)
+	s.Enqueue(ollamatest.Reply{Hold: hold, Content: "too late"})
+	_, err := newProvider(t, s).Chat(context.Background(), provider.Request{
+		Model: "tiny", Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}},
+		Limits: provider.Limits{IdleTimeout: 100 * time.Millisecond},
+	}, nil)
+	if !errors.Is(err, provider.ErrIdle) || !errors.Is(err, provider.ErrProvider) {
+		t.Fatalf("err = %v, want ErrIdle", err)
+	}
+	if !strings.Contains(err.Error(), "sent nothing for 100ms") {
+		t.Errorf("message = %q", err)
+	}
+	if n := s.RequestCount(); n != 1 {
+		t.Errorf("%d requests, want 1: a silent engine is not retried", n)
+	}
+}

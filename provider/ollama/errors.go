@@ -21,6 +21,11 @@ const errCutOff = "the answer from Ollama was cut off mid-stream"
 // wrap turns a failure of the api client into a *provider.Error worded for
 // the user, or into the context's error when the caller gave up.
 func (p *Provider) wrap(ctx context.Context, model string, err error) error {
+	var perr *provider.Error
+	if errors.As(err, &perr) {
+		// Already worded: a limit of the call (provider.Limits).
+		return err
+	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("ollama request for %s stopped: %w", model, ctxErr)
 	}

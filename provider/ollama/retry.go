@@ -54,7 +54,10 @@ func (p *Provider) SetRetry(r Retry) { p.retry = r }
 // first chunk. Not a 4xx (a missing model, a bad request) and not our own
 // cancellation.
 func retryable(ctx context.Context, err error) bool {
-	if ctx.Err() != nil {
+	var perr *provider.Error
+	if ctx.Err() != nil || errors.As(err, &perr) {
+		// Cancelled, or stopped by a limit: another try would fare no
+		// better.
 		return false
 	}
 	var status api.StatusError
