@@ -96,24 +96,28 @@ func NewIndex(docs []Doc) *Index {
 		}
 		return t
 	}
+	// One map per tool, of each term's count in each field.
 	type counts struct {
-		tf  [numFields]map[string]int
+		tf  map[string]*[numFields]int32
 		len [numFields]int
 	}
 	all := make([]counts, len(docs))
 	var total [numFields]int
 	for i, d := range docs {
 		c := &all[i]
+		c.tf = make(map[string]*[numFields]int32, 32)
 		add := func(f int, text string) {
 			splitWords(text, func(w string) {
 				t := term(w)
 				if t == "" {
 					return
 				}
-				if c.tf[f] == nil {
-					c.tf[f] = map[string]int{}
+				n := c.tf[t]
+				if n == nil {
+					n = new([numFields]int32)
+					c.tf[t] = n
 				}
-				c.tf[f][t]++
+				n[f]++
 				c.len[f]++
 			})
 		}
@@ -142,28 +146,26 @@ func NewIndex(docs []Doc) *Index {
 			avg[f] = float64(total[f]) / float64(len(docs))
 		}
 	}
-	// BM25F: each field's counts normalised by its length, weighted, added
-	// up, then saturated once per term.
-	weighted := make([]map[string]float64, len(docs))
 	df := map[string]int{}
 	for i := range all {
-		w := map[string]float64{}
-		for f := range numFields {
-			if all[i].len[f] == 0 {
-				continue
-			}
-			norm := 1 - b + b*float64(all[i].len[f])/avg[f]
-			for t, n := range all[i].tf[f] {
-				w[t] += fieldWeights[f] * float64(n) / norm
-			}
-		}
-		for t := range w {
+		for t := range all[i].tf {
 			df[t]++
 		}
-		weighted[i] = w
 	}
-	for i, w := range weighted {
-		for t, tf := range w {
+	// BM25F: each field's counts normalised by its length, weighted, added
+	// up, then saturated once per term.
+	for i := range all {
+		var norm [numFields]float64
+		for f := range numFields {
+			if all[i].len[f] > 0 {
+				norm[f] = fieldWeights[f] / (1 - b + b*float64(all[i].len[f])/avg[f])
+			}
+		}
+		for t, n := range all[i].tf {
+			tf := 0.0
+			for f := range numFields {
+				tf += float64(n[f]) * norm[f]
+			}
 			idf := math.Log(1 + (float64(ix.n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
 			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), weight: float32(idf * tf * (k1 + 1) / (tf + k1))})
 		}
