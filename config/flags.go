@@ -48,6 +48,12 @@ const (
 	// the config's; flags only.
 	keyURL   = "url"
 	keyStdio = "stdio"
+	// keyToolShare is the share of the context window the offered tools
+	// may take before only the most relevant are offered.
+	keyToolShare = "tool-share"
+	// keyEmbedModel names an Ollama embedding model that ranks tools by
+	// meaning too.
+	keyEmbedModel = "embed-model"
 )
 
 // The values --output accepts.
@@ -72,6 +78,9 @@ const (
 	defaultMaxStdinBytes    = 16 << 20
 	defaultMaxParallelTools = 8
 	defaultMaxToolCalls     = 32
+	// defaultToolShare: a quarter of the window for the tools leaves the
+	// rest for the conversation and the answer.
+	defaultToolShare = 0.25
 )
 
 // outputFormats lists the --output values in the order help and errors show them.
@@ -85,7 +94,7 @@ func outputFormats() []string {
 func fileKeys() []string {
 	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation,
 		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
-		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks}
+		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel}
 }
 
 // settingKey returns the setting that k names in a config file or a
@@ -137,6 +146,8 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.String(keyAudit, "", "append one JSON line per tool call to `FILE` (secrets masked)")
 	fs.Bool(keyNoHooks, false, "run no hooks (hooks.yml, .mcphost/hooks.yml, hooks: in config files) in this run")
 	fs.Int(keyAuditResultBytes, 4096, "keep at most `N` bytes of each result in the audit log (0: none)")
+	fs.Float64(keyToolShare, defaultToolShare, "when the tools would take more than `SHARE` of the context window, offer the most relevant ones and a search tool (0: always every tool)")
+	fs.String(keyEmbedModel, "", "rank tools by meaning too, with the Ollama embedding `MODEL` (e.g. nomic-embed-text), when not all are offered")
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
 	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")
 	fs.String(keyStdio, "", "with servers/tools: run the MCP server `COMMAND` (quoted as in a shell) instead of the config's")

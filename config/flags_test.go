@@ -50,6 +50,8 @@ func TestRegisterFlags(t *testing.T) {
 		{"max-stdin-bytes", "", "16777216"},
 		{"max-parallel-tools", "", "8"},
 		{"max-tool-calls", "", "32"},
+		{"tool-share", "", "0.25"},
+		{"embed-model", "", ""},
 		{"url", "", ""},
 		{"stdio", "", ""},
 	}

@@ -67,6 +67,12 @@ type Settings struct {
 	// MaxParallelTools is how many tool calls of one model message run at
 	// once, MaxToolCalls how many run at all. Both at least 1.
 	MaxParallelTools, MaxToolCalls int
+	// ToolShare (0 to 1) is the share of the context window the tools may
+	// take before only the most relevant are offered; 0 offers every tool.
+	ToolShare float64
+	// EmbedModel is the Ollama embedding model that ranks tools by
+	// meaning too; empty for words alone.
+	EmbedModel string
 
 	// Quiet asks for the final answer only; Debug for a log of config
 	// files, server start-up and MCP traffic.
@@ -254,6 +260,8 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Yolo = g.boolean(keyYolo)
 	s.Audit = o.auditPath(g.str(keyAudit), origins[keyAudit])
 	s.Elicitation = Elicitation(g.str(keyElicitation))
+	s.ToolShare = g.number(keyToolShare)
+	s.EmbedModel = strings.TrimSpace(g.str(keyEmbedModel))
 	if g.err != nil {
 		return nil, g.err
 	}
@@ -549,6 +557,7 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 	v.SetDefault(keyMaxStdinBytes, defaultMaxStdinBytes)
 	v.SetDefault(keyMaxParallelTools, defaultMaxParallelTools)
 	v.SetDefault(keyMaxToolCalls, defaultMaxToolCalls)
+	v.SetDefault(keyToolShare, defaultToolShare)
 
 	origins := map[string]origin{}
 	for _, f := range files {
@@ -656,6 +665,26 @@ func (g *getter) integer(key string) int {
 	return 0
 }
 
+// number reads a decimal setting from a flag, a number or a string.
+func (g *getter) number(key string) float64 {
+	switch n := g.v.Get(key).(type) {
+	case float64:
+		return n
+	case int:
+		return float64(n)
+	case int64:
+		return float64(n)
+	case uint64:
+		return float64(n)
+	case string:
+		if f, err := strconv.ParseFloat(strings.TrimSpace(n), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f
+		}
+	}
+	g.bad(key, "a number")
+	return 0
+}
+
 // waitDuration reads a duration setting ("30s", "2m"); empty means no
 // limit (-1), "0" no wait at all.
 func (g *getter) waitDuration(key string) time.Duration {
@@ -755,6 +784,9 @@ func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
 	}
 	if s.MaxResultBytes < 0 {
 		return o.describe(keyMaxResultBytes, origins[keyMaxResultBytes], "must be 0 (about half the context window) or more, got %d", s.MaxResultBytes)
+	}
+	if s.ToolShare < 0 || s.ToolShare > 1 || math.IsNaN(s.ToolShare) {
+		return o.describe(keyToolShare, origins[keyToolShare], "must be from 0 (always offer every tool) to 1 (the whole context window), got %v", s.ToolShare)
 	}
 	for _, b := range []struct {
 		key   string

@@ -68,6 +68,8 @@ func (h *Host) NewConversation() *Conversation {
 		MaxParallelTools: s.MaxParallelTools,
 		MaxToolCalls:     s.MaxToolCalls,
 		Limits:           provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
+		ToolShare:        s.ToolShare,
+		Embedder:         h.embedder,
 	})}
 	model := h.model
 	c.model.Store(&model)

@@ -20,6 +20,7 @@ import (
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/secret"
 	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/toolselect"
 )
 
 // Options configure a Host. The zero value reads the configuration the
@@ -91,6 +92,14 @@ type Options struct {
 	// MaxResultBytes cuts each tool result before the model sees it; 0
 	// means the config's (about half the context window).
 	MaxResultBytes int
+	// ToolShare is the share of the context window the tools may take
+	// before only the most relevant are offered, with a search tool for
+	// the others; 0 means the config's (a quarter by default), a negative
+	// value offers every tool, always.
+	ToolShare float64
+	// EmbedModel names an embedding model of the engine that ranks tools
+	// by meaning too; empty means the config's (none by default).
+	EmbedModel string
 
 	// Allow, Ask and Deny add approval rules (globs over "server__tool"
 	// names) to the config's; Yolo allows every tool that is not denied.
@@ -161,6 +170,9 @@ type Host struct {
 	// model is what the engine said about the configured model; its Name
 	// is empty when the Host has no model.
 	model provider.ModelInfo
+	// embedder ranks tools by meaning, with the embed-model setting; nil
+	// without one. Its cache is shared by the conversations.
+	embedder toolselect.Embedder
 
 	manager *servers.Manager
 	// hooks runs the user\'s hooks; nil when there are none or --no-hooks.
@@ -257,6 +269,17 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	}
 	if opts.AuditLog != "" {
 		s.Audit = opts.AuditLog
+	}
+	switch {
+	case opts.ToolShare < 0:
+		s.ToolShare = 0
+	case opts.ToolShare > 1:
+		return nil, configError(fmt.Errorf("host.Options.ToolShare must be at most 1 (the whole context window), got %v", opts.ToolShare))
+	case opts.ToolShare > 0:
+		s.ToolShare = opts.ToolShare
+	}
+	if opts.EmbedModel != "" {
+		s.EmbedModel = opts.EmbedModel
 	}
 	for _, v := range []struct {
 		name string
@@ -367,8 +390,29 @@ func (h *Host) start(ctx context.Context) error {
 				modelName, strings.Join(info.Capabilities, ", ")))
 		}
 		h.model = info
+		h.embedder = h.newEmbedder()
 	}
 	return nil
+}
+
+// newEmbedder returns what ranks tools by meaning with the embed-model
+// setting, or nil without one or when the engine cannot embed.
+func (h *Host) newEmbedder() toolselect.Embedder {
+	name := h.settings.EmbedModel
+	if name == "" {
+		return nil
+	}
+	if _, m, err := provider.ParseModel(name); err == nil {
+		name = m
+	}
+	e, ok := h.backend.(provider.Embedder)
+	if !ok {
+		h.warn(fmt.Sprintf("embed-model %q is not used: the model's engine cannot embed; tools are ranked by their words", name))
+		return nil
+	}
+	return toolselect.NewCache(toolselect.EmbedFunc(func(ctx context.Context, texts []string) ([][]float32, error) {
+		return e.Embed(ctx, name, texts)
+	}))
 }
 
 // newProvider returns the engine of the configured model and the model's

@@ -2,8 +2,8 @@
 // tests, in the manner of net/http/httptest.
 //
 // A [Server] answers /api/chat from a queue of [Reply] values (or a function
-// of the request), describes its [Model] values on /api/show, and records
-// every chat request it receives. Replies are encoded with Ollama's own api
+// of the request), describes its [Model] values on /api/show, embeds texts
+// on /api/embed, and records every chat and embed request it receives. Replies are encoded with Ollama's own api
 // types and streamed as NDJSON, so a client sees Ollama's wire format,
 // including its error bodies and status codes. It is meant for unit tests,
 // for end-to-end tests that run the mcphost binary against Server.URL, and
@@ -148,6 +148,8 @@ type Server struct {
 	loaded   map[string]int // model → num_ctx of its last chat, for /api/ps
 	pullable map[string]Model
 	pulls    []string
+	embed    func(model string, input []string) EmbedReply
+	embeds   []api.EmbedRequest
 	closeOne sync.Once
 }
 
@@ -164,6 +166,7 @@ func NewServer(models ...Model) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/chat", s.serveChat)
 	mux.HandleFunc("POST /api/show", s.serveShow)
+	mux.HandleFunc("POST /api/embed", s.serveEmbed)
 	mux.HandleFunc("GET /api/version", s.serveVersion)
 	mux.HandleFunc("GET /api/tags", s.serveTags)
 	mux.HandleFunc("GET /api/ps", s.servePs)

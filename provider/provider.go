@@ -245,3 +245,10 @@ func (e *Error) Is(target error) bool { return target == e.Kind }
 
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Embedder is a Provider that can also embed texts with an embedding
+// model: one vector per text, in order, whose cosine similarities say how
+// close the texts' meanings are.
+type Embedder interface {
+	Embed(ctx context.Context, model string, texts []string) ([][]float32, error)
+}

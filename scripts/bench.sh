@@ -16,3 +16,10 @@ go test -run '^$' -bench 'Prompt|New' -benchtime "${BENCHTIME:-5x}" ./host | gre
 # loop, reading a 4 KB answer streamed in 16-byte chunks plus a call in 64
 # fragments, and one call over HTTP to the scripted llama.cpp.
 go test -run '^$' -bench 'EncodeRequest|ReadStream|Chat$' -benchtime "${BENCHTIME:-200x}" ./provider/openai | grep -E '^(Benchmark|ok|FAIL)'
+# Tool selection: recall of the intended tool over the requests of
+# toolselect/testdata (52 tools of seven servers, an 8,192-token window) at
+# a quarter, an eighth and a sixteenth of the window, and the host's time
+# per step when it selects among 52 and 364 tools; then the one-off cost
+# of indexing a tool list and of ranking one request.
+go test -run '^$' -bench 'ToolSelection' -benchtime "${BENCHTIME:-5x}" -v ./runner | grep -E '(recall|^Benchmark.*step|^ok|^FAIL)' | sed 's/^ *select_test.go:[0-9]*: //'
+go test -run '^$' -bench 'NewIndex|Rank' ./toolselect | grep -E '^(Benchmark|ok|FAIL)'
