@@ -245,17 +245,11 @@ func (h *Host) Models(ctx context.Context) ([]ModelEntry, []EngineStatus, error)
 // setRetry gives a backend the command's retry policy (attempts 0) or
 // tries it once (attempts 1).
 func setRetry(b provider.Provider, attempts int, h *Host) {
-	switch p := b.(type) {
-	case *ollama.Provider:
-		r := ollama.LoggedRetry(h.logger)
-		if attempts > 0 {
-			r.Attempts = attempts
-		}
-		p.SetRetry(r)
-	case named:
-		setRetry(p.Provider, attempts, h)
-	case *openai.Provider:
-		r := openai.LoggedRetry(h.logger)
+	if n, ok := b.(named); ok {
+		b = n.Provider
+	}
+	if p, ok := b.(interface{ SetRetry(provider.Retry) }); ok {
+		r := provider.LoggedRetry(h.logger)
 		if attempts > 0 {
 			r.Attempts = attempts
 		}

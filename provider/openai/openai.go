@@ -172,7 +172,7 @@ func New(opts Options) (*Provider, error) {
 	}
 	root := *base
 	root.Path = strings.TrimSuffix(strings.TrimSuffix(root.Path, "/"), "/v1")
-	p := &Provider{opts: opts, base: base, root: &root, http: hc, retry: DefaultRetry()}
+	p := &Provider{opts: opts, base: base, root: &root, http: hc, retry: provider.DefaultRetry()}
 	k := opts.Kind
 	p.kind.Store(&k)
 	return p, nil
