@@ -74,17 +74,18 @@ func (r fileReader) readBytes(path string) ([]byte, error) {
 	return data, nil
 }
 
+// decodeDoc decodes data as JSON when path ends in .json and as YAML
+// otherwise (YAML also reads JSON).
+func (r fileReader) decodeDoc(path string, data []byte) (any, error) {
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		return r.decodeJSON(path, data)
+	}
+	return r.decodeYAML(path, data)
+}
+
 // decode decodes data, the contents of the config file at path.
 func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, error) {
-	var (
-		doc any
-		err error
-	)
-	if strings.EqualFold(filepath.Ext(path), ".json") {
-		doc, err = r.decodeJSON(path, data)
-	} else {
-		doc, err = r.decodeYAML(path, data)
-	}
+	doc, err := r.decodeDoc(path, data)
 	if err != nil {
 		return nil, err
 	}

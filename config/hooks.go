@@ -210,15 +210,7 @@ func (o *LoadOptions) hookRules(file, event string, raw any) ([]HookRule, error)
 // decodeHooksFile decodes a hooks file: "hooks:" at the top, or the
 // events themselves.
 func (r fileReader) decodeHooksFile(path string, data []byte) (*configFile, error) {
-	var (
-		doc any
-		err error
-	)
-	if strings.EqualFold(filepath.Ext(path), ".json") {
-		doc, err = r.decodeJSON(path, data)
-	} else {
-		doc, err = r.decodeYAML(path, data)
-	}
+	doc, err := r.decodeDoc(path, data)
 	if err != nil {
 		return nil, err
 	}

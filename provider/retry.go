@@ -2,9 +2,11 @@ package provider
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"time"
 )
 
@@ -80,4 +82,20 @@ func (r Retry) Do(ctx context.Context, try func() (shown bool, err error), retry
 		}
 		wait = min(wait*2, max(r.MaxDelay, r.Delay))
 	}
+}
+
+// Unreachable reports whether err means the engine never answered:
+// nothing listening, no such host, the connection dropped before a
+// response, no answer in time. Any failure of the HTTP round trip
+// (*url.Error) counts, except a TLS failure, which is an answer, just not
+// one that can be trusted, and is reported as is.
+func Unreachable(err error) bool {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return false
+	}
+	var certErr *tls.CertificateVerificationError
+	var recErr tls.RecordHeaderError
+	var alert tls.AlertError
+	return !errors.As(err, &certErr) && !errors.As(err, &recErr) && !errors.As(err, &alert)
 }

@@ -76,7 +76,7 @@ func (p *Provider) Pull(ctx context.Context, model string, progress func(provide
 		return &provider.Error{Kind: provider.ErrModelNotFound, Err: err,
 			Message: fmt.Sprintf("model %q is not in the Ollama registry: check its name and tag at https://ollama.com/library", model)}
 	}
-	if unreachable(err) {
+	if provider.Unreachable(err) {
 		return p.wrap(ctx, model, err)
 	}
 	return &provider.Error{Kind: provider.ErrProvider, Err: err, Message: fmt.Sprintf("ollama could not pull %s: %v", model, err)}

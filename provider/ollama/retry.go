@@ -38,7 +38,7 @@ func retryable(ctx context.Context, err error) bool {
 	if errors.As(err, &streamErr) || errors.Is(err, errCut) {
 		return true
 	}
-	return unreachable(err)
+	return provider.Unreachable(err)
 }
 
 // errCut is the raw failure of a stream that ended without its done chunk.

@@ -3,13 +3,11 @@ package openai
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strings"
 
@@ -158,7 +156,7 @@ func (p *Provider) wrap(ctx context.Context, model string, err error) error {
 	if errors.As(err, &se) {
 		return p.statusFailure(ctx, model, se, err)
 	}
-	if unreachable(err) {
+	if provider.Unreachable(err) {
 		return p.fail(provider.ErrUnreachable, err, "cannot reach %s: %s", engine, p.startHint())
 	}
 	return p.fail(provider.ErrProvider, err, "%s: %v", engine, err)
@@ -259,19 +257,4 @@ func (p *Provider) toolsHint() string {
 		return `start vLLM with tool calling on, e.g. "vllm serve MODEL --enable-auto-tool-choice --tool-call-parser hermes"`
 	}
 	return "pick a model that supports tools"
-}
-
-// unreachable reports whether err means the server never answered:
-// nothing listening, no such host, the connection dropped before a
-// response, no answer in time. A TLS failure is an answer, just not one
-// that can be trusted, and is reported as is.
-func unreachable(err error) bool {
-	var ue *url.Error
-	if !errors.As(err, &ue) {
-		return false
-	}
-	var certErr *tls.CertificateVerificationError
-	var recErr tls.RecordHeaderError
-	var alert tls.AlertError
-	return !errors.As(err, &certErr) && !errors.As(err, &recErr) && !errors.As(err, &alert)
 }

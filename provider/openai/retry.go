@@ -36,7 +36,7 @@ func retryable(ctx context.Context, err error) bool {
 		}
 		return false
 	}
-	return errors.Is(err, errCutOff) || unreachable(err)
+	return errors.Is(err, errCutOff) || provider.Unreachable(err)
 }
 
 // withRetry runs try under p's retry policy, with this backend's idea of
