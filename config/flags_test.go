@@ -41,6 +41,9 @@ func TestRegisterFlags(t *testing.T) {
 		{"max-tool-calls", "", "32"},
 		{"url", "", ""},
 		{"stdio", "", ""},
+		{"oauth-client-id", "", ""},
+		{"oauth-client-secret", "", ""},
+		{"oauth-client-metadata-url", "", ""},
 	}
 	for _, tt := range tests {
 		f := fs.Lookup(tt.name)
