@@ -116,6 +116,23 @@ func (c *Client) ForceSignIn(f SignInFunc) {
 	c.force, c.signIn, c.signIns = true, f, 0
 }
 
+// Forcing reports whether the Client is waiting to sign in anew
+// (ForceSignIn).
+func (c *Client) Forcing() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.force
+}
+
+// EndForce ends a ForceSignIn that the server never answered with a
+// challenge: the stored sign-in is used again, and sign-ins go back to
+// Config.SignIn.
+func (c *Client) EndForce() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.force, c.signIn = false, c.cfg.SignIn
+}
+
 // SignedIn reports whether this Client has made a sign-in, and returns it.
 func (c *Client) SignedIn() (Record, bool) {
 	c.mu.Lock()
@@ -127,11 +144,14 @@ func (c *Client) SignedIn() (Record, bool) {
 }
 
 // Problem returns the last *SignInError of a request, nil if none: why
-// the server could not be used.
+// the server could not be used. It is cleared as it is returned, so that
+// an old problem is not taken for the cause of a later failure.
 func (c *Client) Problem() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.problem
+	p := c.problem
+	c.problem = nil
+	return p
 }
 
 // Transport returns a RoundTripper that sends requests through base with
