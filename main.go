@@ -108,7 +108,12 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	cmd := fs.Arg(0)
 	load := config.LoadOptions{Flags: fs}
 	var inspect inspectCommand
+	var auth authCommand
 	switch cmd {
+	case "auth":
+		if auth, err = parseAuth(fs.Args()); err != nil {
+			return usageErr("%v\n%s", err, authUsage)
+		}
 	case "servers", "tools":
 		if inspect, err = parseInspect(fs.Args()); err != nil {
 			return usageErr("%v\n%s", err, inspectUsage)
@@ -123,11 +128,11 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		load.ScriptPath, load.ScriptArgs = fs.Arg(1), scriptVars
 	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script, trust (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script, trust, auth (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
-	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "") {
-		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers and mcphost tools (see mcphost --help)")
+	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "" && auth.verb == "") {
+		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers, mcphost tools and mcphost auth (see mcphost --help)")
 	}
 	if cmd == "trust" {
 		if err := trust.Run(fs, load, stdin, stdout); err != nil {
@@ -170,6 +175,9 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	if inspect.verb != "" {
 		return runInspect(con, inspect, settings, logger)
+	}
+	if auth.verb != "" {
+		return runAuth(con, auth, settings, adhoc, logger)
 	}
 
 	prompt, err := readPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)

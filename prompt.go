@@ -41,7 +41,9 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 	if held != nil {
 		defer held.Release()
 	}
-	h, err := host.New(ctx, options(settings, logger, r.Warn))
+	opts := options(settings, logger, r.Warn)
+	opts.SignIn = runSignIn(stderr.f, r.Warn)
+	h, err := host.New(ctx, opts)
 	if err != nil {
 		return fail(err)
 	}
