@@ -173,7 +173,7 @@ func (s *Server) record(name string, next http.Handler) http.Handler {
 // mcpHandler is an MCP server whose whoami tool answers who.
 func mcpHandler(who string) http.Handler {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "oauth-test", Version: "1.0.0"}, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "whoami", Description: "who the token belongs to"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "whoami", Description: "who the token belongs to", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		text := who
 		if id, ok := ctx.Value(identityKey{}).(string); ok {
 			text = id
