@@ -82,7 +82,7 @@ func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc boo
 		case adhoc:
 			name = settings.Servers[0].Name
 		case name == "":
-			return fail(exitUsage, fmt.Errorf("auth %s needs the name of a server (or --url URL)\n%s", cmd.verb, authUsage))
+			return fail(exitUsage, fmt.Errorf("auth %s needs the name of a server, as mcphost servers lists them (or --url URL)", cmd.verb))
 		}
 	}
 	opts := options(settings, logger, func(string) {})
@@ -91,6 +91,9 @@ func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc boo
 		only, err := config.OnlyServer(settings.Servers, name)
 		if err != nil {
 			return fail(exitUsage, err)
+		}
+		if t := only[0].Transport; t != config.TransportHTTP && t != config.TransportSSE {
+			return fail(exitUsage, fmt.Errorf("server %q is not a remote (http or sse) server: only those sign in", name))
 		}
 		// The server starts first without a sign-in (it fails quietly if
 		// it needs one), then Login signs in and starts it again.

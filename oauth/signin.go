@@ -143,7 +143,7 @@ func (f *flow) run(ctx context.Context, req *http.Request, resp *http.Response) 
 		Server: f.server, Resource: resource,
 		ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, AuthStyle: cfg.Endpoint.AuthStyle,
 		AuthURL: cfg.Endpoint.AuthURL, TokenURL: cfg.Endpoint.TokenURL,
-		Scopes:     cfg.Scopes,
+		Scopes:     slices.Clone(cfg.Scopes),
 		SignedInAt: time.Now().UTC().Truncate(time.Second),
 	}
 	rec.setToken(tok)

@@ -75,6 +75,8 @@ func (r *Record) setToken(tok *oauth2.Token) {
 	if s, ok := tok.Extra("scope").(string); ok && strings.TrimSpace(s) != "" {
 		r.Scopes = strings.Fields(s)
 	}
+	// Sorted, for listings that read the same from one run to the next.
+	slices.Sort(r.Scopes)
 }
 
 // storeDoc is the store's file format.
