@@ -176,3 +176,42 @@ func TestPreRegisteredClientAndConfiguredScopes(t *testing.T) {
 		}
 	}
 }
+
+func TestSignInOverSSE(t *testing.T) {
+	srv := oauthserver.New(t, oauthserver.Options{SSE: true})
+	store := &oauth.Store{Path: filepath.Join(t.TempDir(), "oauth.json")}
+	var opened atomic.Int32
+	c := oauth.New(oauth.Config{Server: "legacy", URL: srv.URL, Store: store, SignIn: follow(t, &opened)})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	hc := &http.Client{Transport: c.Transport(http.DefaultTransport)}
+	sess, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, &mcp.SSEClientTransport{Endpoint: srv.URL, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: "whoami"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "signed in over SSE" {
+		t.Errorf("whoami = %q", got)
+	}
+	if opened.Load() != 1 {
+		t.Errorf("%d sign-ins, want 1", opened.Load())
+	}
+	var stream, posts int
+	for _, r := range srv.Requests() {
+		if r.Server != "mcp" || r.Path != "/mcp" || !strings.HasPrefix(r.Authorization, "Bearer ") {
+			continue
+		}
+		if r.Method == http.MethodGet {
+			stream++
+		} else {
+			posts++
+		}
+	}
+	if stream == 0 || posts == 0 {
+		t.Errorf("the token went with %d stream requests and %d messages; want both", stream, posts)
+	}
+}

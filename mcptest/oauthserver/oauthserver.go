@@ -54,6 +54,9 @@ type Options struct {
 	// ClientID and ClientSecret, when set, are the one client the
 	// authorization server knows: registration is off.
 	ClientID, ClientSecret string
+	// SSE serves the legacy HTTP+SSE transport at URL instead of
+	// Streamable HTTP (the stream and its messages, both checked).
+	SSE bool
 }
 
 // Request is one request a server received.
@@ -183,6 +186,17 @@ func mcpHandler(who string) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 }
 
+// sseHandler is an MCP server over the legacy SSE transport, whose
+// whoami answers "signed in over SSE": only requests with a valid token
+// reach it.
+func sseHandler() http.Handler {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "oauth-test", Version: "1.0.0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "whoami", Description: "who the token belongs to", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "signed in over SSE"}}}, nil, nil
+	})
+	return mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+}
+
 type identityKey struct{}
 
 func (s *Server) prmURL() string { return s.mcp.URL + "/.well-known/oauth-protected-resource/mcp" }
@@ -194,6 +208,9 @@ func (s *Server) mcpHandler() http.Handler {
 		writeJSON(w, map[string]any{"resource": s.URL, "authorization_servers": []string{s.AuthURL}, "scopes_supported": s.opts.Scopes})
 	})
 	inner := mcpHandler("")
+	if s.opts.SSE {
+		inner = sseHandler()
+	}
 	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
