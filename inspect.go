@@ -89,6 +89,7 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	// fail, and shows why in its table rather than as warnings.
 	opts := options(settings, logger, func(msg string) { ui.Warn(stderr, msg) })
 	opts.ToolsOnly, opts.Servers = true, settings.Servers
+	opts.SignIn = runSignIn(stderr.f, func(msg string) { ui.Warn(stderr, msg) })
 	var args map[string]any
 	var err error
 	switch cmd.verb {
@@ -205,11 +206,17 @@ func listTools(h *host.Host, stdout io.Writer, jsonOut bool) (int, error) {
 // callTool calls one tool and prints its result.
 func callTool(ctx context.Context, h *host.Host, name string, args map[string]any, stdout *pipeGuard, jsonOut bool) (int, error) {
 	res, err := h.CallTool(ctx, name, args)
+	var startErr *servers.StartError
 	switch {
 	case errors.Is(err, host.ErrUnknownTool):
 		return exitUsage, err
 	case err != nil && ctx.Err() != nil:
 		return exitInterrupted, ctx.Err()
+	case errors.As(err, &startErr):
+		// Its server, known from the cache, was started for the call and
+		// could not start (it needs a sign-in, say): as when it is
+		// started at once.
+		return exitNoServers, err
 	case err != nil:
 		// The server started; whatever became of it during the call
 		// (it crashed, timed out, refused), the call failed.

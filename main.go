@@ -110,10 +110,15 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	cmd := fs.Arg(0)
 	load := config.LoadOptions{Flags: fs}
 	var inspect inspectCommand
+	var auth authCommand
 	switch cmd {
 	case "models":
 		if fs.NArg() > 1 {
 			return usageErr("unexpected argument %q after models", fs.Arg(1))
+		}
+	case "auth":
+		if auth, err = parseAuth(fs.Args()); err != nil {
+			return usageErr("%v\n%s", err, authUsage)
 		}
 	case "servers", "tools":
 		if inspect, err = parseInspect(fs.Args()); err != nil {
@@ -133,11 +138,11 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		}
 	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script, trust, hooks, models (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script, trust, hooks, models, auth (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
-	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "") {
-		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers and mcphost tools (see mcphost --help)")
+	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "" && auth.verb == "") {
+		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers, mcphost tools and mcphost auth (see mcphost --help)")
 	}
 	if cmd == "trust" {
 		if err := trust.Run(fs, load, stdin, stdout); err != nil {
@@ -158,7 +163,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	// A chat can ask about the project files it would leave out, before
 	// anything starts; other runs leave them out with a warning.
-	chatting := inspect.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && isTerminal(stdin) && isTerminal(stdoutFile)
+	chatting := inspect.verb == "" && auth.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && isTerminal(stdin) && isTerminal(stdoutFile)
 	if chatting && len(settings.Untrusted) > 0 {
 		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
 			return usageErr("%v", err)
@@ -186,6 +191,9 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	if cmd == "models" {
 		return runModels(con, settings, logger)
+	}
+	if auth.verb != "" {
+		return runAuth(con, auth, settings, adhoc, logger)
 	}
 
 	prompt, err := readPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)

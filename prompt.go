@@ -47,6 +47,7 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 		// A progress bar on a terminal; piped, the pull is quiet.
 		opts.PullProgress, pullDone = ui.PullProgress(stderr, settings.Model)
 	}
+	opts.SignIn = runSignIn(stderr.f, r.Warn)
 	h, err := host.New(ctx, opts)
 	pullDone()
 	if err != nil {

@@ -202,6 +202,9 @@ func Load(opts LoadOptions) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := o.adhocOAuth(adhoc); err != nil {
+		return nil, err
+	}
 	if adhoc != nil {
 		o.Servers = []ServerSpec{*adhoc}
 	}

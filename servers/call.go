@@ -150,6 +150,7 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, tool string, a
 	}
 	name := s.spec.Name
 	var wire *jsonrpc.Error
+	sie := signInProblem(c, err)
 	switch {
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("server %q: tool %q: %w", name, tool, ctx.Err())
@@ -169,6 +170,8 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, tool string, a
 			endErr = fmt.Errorf("server %q: calling tool %q: %w", name, tool, err)
 		}
 		return nil, &notSent{endErr}
+	case sie != nil:
+		return nil, &kindError{kind: ErrAuth, msg: signInMessage(sie), err: sie}
 	case c.hdr != nil && c.hdr.authFailed():
 		return nil, &kindError{kind: ErrAuth, msg: authMessage(s.spec, c.hdr), err: err}
 	case connLost(err):

@@ -25,6 +25,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/elicit"
+	"github.com/mcphost/mcphost/oauth"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/tool"
 )
@@ -87,6 +88,21 @@ type Options struct {
 	// or URL it wants the user to fill in); nil means the client does not
 	// offer elicitation, and servers are told so in initialize.
 	Elicitation elicit.Func
+	// SignIns keeps the OAuth sign-ins of http and sse servers (see
+	// package oauth); nil turns OAuth off: a server that asks for a
+	// sign-in fails as for any refused credentials. A server with a
+	// configured Authorization header never signs in: the header is its
+	// credential.
+	SignIns *oauth.Store
+	// SignIn shows the user the URL of a sign-in that a server asks for
+	// while it starts or during a call (no token stored, or one that can
+	// no longer be refreshed, or a step-up to more scopes); nil fails such
+	// a server, saying to sign in with "mcphost auth login NAME". Login
+	// signs in on request whatever SignIn is.
+	SignIn oauth.SignInFunc
+	// OnSecret receives the secrets that sign-ins bring (tokens, a
+	// registered client's secret), for masking.
+	OnSecret func(...string)
 }
 
 // State is where a server is in its life.
@@ -196,6 +212,7 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 	m.background = opts.Background
 	for _, spec := range specs {
 		s := &server{spec: spec, logs: newLineRing(lines), state: StateStarting, changed: make(chan struct{})}
+		s.auth = newSignIn(spec, opts, name, logger)
 		if tools, raw, ok := m.cache.load(spec); ok && (opts.Lazy || opts.Background) {
 			// The tools are known before the server runs.
 			s.setTools(tools, raw)
