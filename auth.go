@@ -16,7 +16,6 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/oauth"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -58,17 +57,7 @@ func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc boo
 	defer stop()
 	stdout, stderr := con.out, con.err
 	mask := func(s string) string { return s }
-	fail := func(code int, err error) int {
-		if con.readerGone() {
-			return exitReaderGone
-		}
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "mcphost: interrupted")
-			return exitInterrupted
-		}
-		fmt.Fprintf(stderr, "mcphost: %s\n", ui.Sanitize(mask(errorText(err))))
-		return code
-	}
+	fail := func(code int, err error) int { return con.fail(ctx, code, err, mask) }
 	if settings.Output == config.OutputStreamJSON {
 		return fail(exitUsage, errors.New("--output stream-json is for model runs; use --output json with auth status"))
 	}
@@ -108,14 +97,7 @@ func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc boo
 
 	switch cmd.verb {
 	case "login":
-		signIn := func(ctx context.Context, server, url string) error {
-			ui.SignInPrompt(stderr, server, url)
-			if err := oauth.OpenBrowser(url); err != nil {
-				ui.Warn(stderr, fmt.Sprintf("could not open a browser (%v): open the URL above yourself", err))
-			}
-			return nil
-		}
-		si, err := h.Login(ctx, name, signIn)
+		si, err := h.Login(ctx, name, ui.OpenSignIn(ui.Lines(stderr), true))
 		switch {
 		case errors.Is(err, host.ErrNoSignIn):
 			fmt.Fprintf(stdout, "%s does not ask for a sign-in: nothing to do.\n", ui.Sanitize(name))
@@ -157,14 +139,8 @@ func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc boo
 // said how URLs are opened ($BROWSER); otherwise nil, and such a server
 // fails with a line saying to run mcphost auth login NAME.
 func runSignIn(stderrFile *os.File, show func(string)) func(ctx context.Context, server, url string) error {
-	if !isTerminal(stderrFile) && os.Getenv("BROWSER") == "" {
+	if !ui.IsTerminal(stderrFile) && os.Getenv("BROWSER") == "" {
 		return nil
 	}
-	return func(ctx context.Context, server, url string) error {
-		show(ui.SignInText(server, url))
-		if err := oauth.OpenBrowser(url); err != nil {
-			show(fmt.Sprintf("could not open a browser (%v): open the URL above yourself", err))
-		}
-		return nil
-	}
+	return ui.OpenSignIn(show, false)
 }

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/hooks"
@@ -163,7 +162,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	// A chat can ask about the project files it would leave out, before
 	// anything starts; other runs leave them out with a warning.
-	chatting := inspect.verb == "" && auth.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && isTerminal(stdin) && isTerminal(stdoutFile)
+	chatting := inspect.verb == "" && auth.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && ui.IsTerminal(stdin) && ui.IsTerminal(stdoutFile)
 	if chatting && len(settings.Untrusted) > 0 {
 		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
 			return usageErr("%v", err)
@@ -196,14 +195,14 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		return runAuth(con, auth, settings, adhoc, logger)
 	}
 
-	prompt, err := readPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
+	prompt, err := config.ReadPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	switch {
 	case prompt != "":
 		return runPrompt(con, settings, logger, prompt)
-	case isTerminal(stdin) && isTerminal(stdoutFile):
+	case ui.IsTerminal(stdin) && ui.IsTerminal(stdoutFile):
 		return runChat(con, settings, logger)
 	case cmd == "script":
 		return usageErr(`%s has no prompt: write it after the front matter or as "prompt:", give -p "…", or run the script in a terminal for a chat`, load.ScriptPath)
@@ -257,56 +256,6 @@ func exitCode(ctx context.Context, err error) int {
 	}
 }
 
-// readPrompt combines -p with piped stdin: stdin alone is the prompt; with
-// -p it is attached to the prompt as context. Input longer than limit
-// bytes is refused, having read no more than one byte past it, before
-// anything starts.
-func readPrompt(flagPrompt string, stdin *os.File, limit int) (string, error) {
-	if !isPipedInput(stdin) {
-		return strings.TrimSpace(flagPrompt), nil
-	}
-	data, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
-	if err != nil {
-		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
-	}
-	if len(data) > limit {
-		return "", fmt.Errorf("stdin holds more than %s, the limit (--max-stdin-bytes): nothing was sent; pipe in less, or raise --max-stdin-bytes", termtext.Bytes(limit))
-	}
-	piped := strings.TrimSpace(string(data))
-	flagPrompt = strings.TrimSpace(flagPrompt)
-	switch {
-	case piped == "":
-		return flagPrompt, nil
-	case flagPrompt == "":
-		return piped, nil
-	default:
-		return flagPrompt + "\n\n" + piped, nil
-	}
-}
-
-// isPipedInput is true for a pipe or a redirected file, and false for a
-// terminal or /dev/null, so a script that leaves stdin alone is not blocked.
-func isPipedInput(f *os.File) bool {
-	st, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	return st.Mode()&os.ModeNamedPipe != 0 || st.Mode().IsRegular()
-}
-
-// isTerminal reports whether f is a terminal that takes escape sequences:
-// TERM=dumb gets plain text, as a pipe does.
-func isTerminal(f *os.File) bool {
-	return term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
-}
-
-func terminalWidth(f *os.File) int {
-	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
-		return w
-	}
-	return 80
-}
-
 // errorText is the message of err for the user, on one line, cleaned of
 // escape sequences and control characters: errors quote the model
 // endpoint's and servers' answers, which must not drive the terminal.
@@ -335,19 +284,8 @@ func runHooks(verb string, settings *config.Settings, stdout, stderr io.Writer) 
 		ui.HookList(stdout, settings.Hooks)
 		return exitOK
 	}
-	problems := hooks.Check(settings.Hooks)
-	for _, p := range problems {
-		fmt.Fprintf(stderr, "mcphost: %s\n", termtext.Line(p))
-	}
-	if len(problems) > 0 {
+	if !ui.HookCheck(stdout, stderr, settings.Hooks, hooks.Check(settings.Hooks)) {
 		return exitUsage
 	}
-	n := 0
-	for _, rules := range settings.Hooks {
-		for _, r := range rules {
-			n += len(r.Commands)
-		}
-	}
-	fmt.Fprintf(stdout, "%d hooks, all well formed.\n", n)
 	return exitOK
 }

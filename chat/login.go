@@ -9,7 +9,6 @@ import (
 	"os/signal"
 
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/oauth"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -40,13 +39,7 @@ func (c *Chat) mcpLogin(ctx context.Context, w io.Writer, name string) bool {
 		}
 	}()
 	defer noEcho(c.opts.In)()
-	si, err := h.Login(loginCtx, name, func(ctx context.Context, server, url string) error {
-		ui.SignInPrompt(w, server, url)
-		if err := oauth.OpenBrowser(url); err != nil {
-			fmt.Fprintf(w, "could not open a browser (%s): open the URL above yourself\n", ui.Sanitize(err.Error()))
-		}
-		return nil
-	})
+	si, err := h.Login(loginCtx, name, ui.OpenSignIn(ui.Lines(w), true))
 	switch {
 	case errors.Is(err, host.ErrNoSignIn):
 		fmt.Fprintf(w, "%s does not ask for a sign-in.\n", name)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/oauth"
 )
 
 // SignInText is what the user is told when a server asks them to sign in:
@@ -16,10 +18,27 @@ func SignInText(server, url string) string {
 	return fmt.Sprintf("server %q asks you to sign in: opening your browser; if it does not open, go to\n  %s", server, url)
 }
 
-// SignInPrompt shows SignInText on w, and then waits: the sign-in goes on
-// in the browser.
-func SignInPrompt(w io.Writer, server, url string) {
-	fmt.Fprintf(w, "%s\nWaiting for the sign-in to finish in the browser (Ctrl-C to give up)…\n", Sanitize(SignInText(server, url)))
+// OpenSignIn is a sign-in that shows its URL with show and opens the
+// browser on it; waiting adds that the sign-in goes on in the browser, for
+// a command that does nothing else meanwhile.
+func OpenSignIn(show func(string), waiting bool) func(ctx context.Context, server, url string) error {
+	return func(ctx context.Context, server, url string) error {
+		text := SignInText(server, url)
+		if waiting {
+			text += "\nWaiting for the sign-in to finish in the browser (Ctrl-C to give up)…"
+		}
+		show(text)
+		if err := oauth.OpenBrowser(url); err != nil {
+			show(fmt.Sprintf("could not open a browser (%v): open the URL above yourself", err))
+		}
+		return nil
+	}
+}
+
+// Lines is a show function for OpenSignIn: each text on its own lines of
+// w, cleaned of escape sequences.
+func Lines(w io.Writer) func(string) {
+	return func(s string) { fmt.Fprintln(w, Sanitize(s)) }
 }
 
 // SignedIn reports a sign-in that has just been made.
