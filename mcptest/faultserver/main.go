@@ -270,7 +270,9 @@ func (f *fault) addTools(srv *mcp.Server) {
 	})
 	for i := range f.opts.many {
 		mcp.AddTool(srv, &mcp.Tool{Name: fmt.Sprintf("pad_%d", i+1), Description: "a tool that only makes the list longer: " + strings.Repeat("pad ", 40)},
-			func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) { return answered(text("padded")) })
+			func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+				return answered(text("padded"))
+			})
 	}
 	mcp.AddTool(srv, &mcp.Tool{Name: "whoami", Description: "the server's -id"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return answered(text(f.opts.id))
