@@ -587,7 +587,7 @@ func TestFaultOllamaOverloadedThenAnswers(t *testing.T) {
 	if n := ollama.RequestCount(); n != 4 {
 		t.Errorf("%d requests, want 4", n)
 	}
-	if c := strings.Count(out.stderr, "ollama request failed: retrying"); c != 3 {
+	if c := strings.Count(out.stderr, "model request failed: retrying"); c != 3 {
 		t.Errorf("--debug shows %d retries, want 3:\n%s", c, out.stderr)
 	}
 }
