@@ -25,6 +25,9 @@ type configFile struct {
 	servers map[string]any
 	// approval is the raw "approval" section, read by Load.
 	approval any
+	// roots is the raw top-level "roots": the roots of this file's
+	// servers that have none of their own.
+	roots any
 	// project marks a file of the working directory: it is used only when
 	// trusted, its approval rules only tighten the user's, and it cannot
 	// turn on yolo.
@@ -106,6 +109,10 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 		}
 		if nk == keyApproval {
 			f.approval = top[k]
+			continue
+		}
+		if nk == "roots" {
+			f.roots = top[k]
 			continue
 		}
 		// Other keys belong to other tools sharing the file (Claude's

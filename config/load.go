@@ -740,6 +740,14 @@ func (o *LoadOptions) servers(files []*configFile) ([]ServerSpec, error) {
 		if err != nil {
 			return nil, err
 		}
+		if spec.Roots == nil && m.file.roots != nil && spec.Err == nil {
+			// A file's roots reach only its own servers: a project file
+			// must not widen what the user's servers may see.
+			x := expander{p: &p, name: "", lenient: spec.Disabled}
+			if spec.Roots, err = p.roots("", m.file.roots, &x); err != nil {
+				return nil, err
+			}
+		}
 		specs = append(specs, spec)
 	}
 	if len(specs) == 0 {
