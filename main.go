@@ -109,7 +109,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	load := config.LoadOptions{Flags: fs}
 	var inspect inspectCommand
 	switch cmd {
-	case "servers", "tools":
+	case "servers", "tools", "prompts", "resources":
 		if inspect, err = parseInspect(fs.Args()); err != nil {
 			return usageErr("%v\n%s", err, inspectUsage)
 		}
@@ -123,11 +123,11 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		load.ScriptPath, load.ScriptArgs = fs.Arg(1), scriptVars
 	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script, trust (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, prompts, resources, script, trust (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
 	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "") {
-		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers and mcphost tools (see mcphost --help)")
+		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers, tools, prompts and resources (see mcphost --help)")
 	}
 	if cmd == "trust" {
 		if err := trust.Run(fs, load, stdin, stdout); err != nil {
@@ -148,7 +148,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	// A chat can ask about the project files it would leave out, before
 	// anything starts; other runs leave them out with a warning.
-	chatting := inspect.verb == "" && strings.TrimSpace(settings.Prompt) == "" && isTerminal(stdin) && isTerminal(stdoutFile)
+	chatting := inspect.verb == "" && strings.TrimSpace(settings.Prompt) == "" && settings.MCPPrompt == "" && isTerminal(stdin) && isTerminal(stdoutFile)
 	if chatting && len(settings.Untrusted) > 0 {
 		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
 			return usageErr("%v", err)
@@ -177,7 +177,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		return usageErr("%v", err)
 	}
 	switch {
-	case prompt != "":
+	case prompt != "" || settings.MCPPrompt != "":
 		return runPrompt(con, settings, logger, prompt)
 	case isTerminal(stdin) && isTerminal(stdoutFile):
 		return runChat(con, settings, logger)
@@ -220,7 +220,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitOK
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid):
+	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid),
+		errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments):
 		return exitUsage
 	case errors.Is(err, host.ErrMaxSteps):
 		return exitStopped

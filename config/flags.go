@@ -33,6 +33,13 @@ const (
 	// keyElicitation says how a run that cannot ask anyone answers a
 	// server's elicitation request.
 	keyElicitation = "elicitation"
+	// keySampling says how a run that cannot ask anyone answers a
+	// server's request for a completion by the model.
+	keySampling = "sampling"
+	// keyMCPPrompt and keyPromptArg run an MCP prompt as a one-shot
+	// prompt; flags only.
+	keyMCPPrompt = "mcp-prompt"
+	keyPromptArg = "prompt-arg"
 	// The bounds on what the model and the input may cost: the size of
 	// one model reply, how long the model may stay silent, the size of
 	// piped stdin, and the tool calls of one model message (at once and
@@ -63,6 +70,9 @@ const (
 	// defaultElicitation declines: nothing is sent in the user's name
 	// unless they said so.
 	defaultElicitation = string(ElicitDecline)
+	// defaultSampling refuses: a server does not spend the user's model
+	// unless they said so.
+	defaultSampling = string(SamplingDeny)
 	// The bounds: the reply and idle defaults are provider.Limits', the
 	// tool-call ones runner.Options'.
 	defaultMaxReplyBytes    = 8 << 20
@@ -81,7 +91,7 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation,
+	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
 		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls}
 }
 
@@ -130,6 +140,9 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Bool(keyTrustProject, false, "use this folder's .mcp.json and .mcphost.* for this run even if not trusted (see mcphost trust)")
 	fs.String(keyAudit, "", "append one JSON line per tool call to `FILE` (secrets masked)")
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
+	fs.String(keySampling, defaultSampling, "answer a server's request for a completion by the model, when no one can be asked, with `MODE`: deny or allow")
+	fs.String(keyMCPPrompt, "", "run the MCP prompt `SERVER__PROMPT` (see mcphost prompts list) as the prompt, or before -p's")
+	fs.StringArray(keyPromptArg, nil, "give the --mcp-prompt argument `NAME=VALUE`; repeatable")
 	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")
 	fs.String(keyStdio, "", "with servers/tools: run the MCP server `COMMAND` (quoted as in a shell) instead of the config's")
 }

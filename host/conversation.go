@@ -167,6 +167,8 @@ func (c *Conversation) SetModel(ctx context.Context, name string) (provider.Mode
 	defer c.turn.Unlock()
 	c.r.SetModel(info)
 	c.model.Store(&info)
+	// Servers' sampling requests go to the model last chosen.
+	c.h.current.Store(&info)
 	return info, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/mcphost/mcphost/elicit"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/provider/ollama"
+	"github.com/mcphost/mcphost/sampling"
 	"github.com/mcphost/mcphost/secret"
 	"github.com/mcphost/mcphost/servers"
 )
@@ -92,6 +93,16 @@ type Options struct {
 	// config's elicitation setting says (decline by default).
 	// SetElicitor changes it later.
 	Elicit elicit.Func
+	// Sampling decides servers' requests for a completion by the model
+	// (MCP sampling), which an approved request gets from the current
+	// model; nil decides as the config's sampling setting says (deny by
+	// default, with a warning). SetSampling changes it later.
+	Sampling sampling.Approver
+	// OnChange is told when a server's tools, prompts or resources
+	// changed while it ran (it said so, and they were listed again); the
+	// model is offered the new tools at its next call. SetOnChange
+	// changes it later.
+	OnChange func(ListChange)
 	// AuditLog, when not empty, is the path of a JSON-lines audit log of
 	// every tool call, secrets masked; empty means the config's.
 	AuditLog string
@@ -151,6 +162,18 @@ type Host struct {
 	audit     *audit.Log
 	// elicitor answers servers' requests for input; SetElicitor swaps it.
 	elicitor atomic.Pointer[elicit.Func]
+	// approver decides sampling requests; onChange hears of list
+	// changes. Set* swap them.
+	approver atomic.Pointer[sampling.Approver]
+	// policyApprover is true while approver is the --sampling setting.
+	policyApprover atomic.Bool
+	onChange atomic.Pointer[func(ListChange)]
+	// current is the model of the conversation that last chose one: the
+	// model that answers servers' sampling requests.
+	current atomic.Pointer[provider.ModelInfo]
+	// toolbox is the servers' tools and the host's own resource tools,
+	// as the approval policy sees them.
+	toolbox *hostTools
 
 	defaultOnce sync.Once
 	defaultConv *Conversation
@@ -280,10 +303,20 @@ func (h *Host) start(ctx context.Context) error {
 		answer = elicit.Handler(s.Elicitation, h.warn)
 	}
 	h.elicitor.Store(&answer)
+	h.SetSampling(h.opts.Sampling)
+	h.SetOnChange(h.opts.OnChange)
+	logLevel := "warning"
+	if s.Debug {
+		logLevel = "debug"
+	}
 	mopts := servers.Options{
 		ClientName: "mcphost", ClientVersion: h.opts.ClientVersion, Logger: h.logger,
 		Builtin:     builtin.New,
 		Elicitation: h.elicit,
+		Sampling:    h.sample,
+		LogLevel:    logLevel,
+		Warn:        h.warn,
+		OnChange:    h.changed,
 		Lazy:        h.opts.Start == StartLazy,
 		Background:  h.opts.Start == StartBackground,
 	}
@@ -291,6 +324,7 @@ func (h *Host) start(ctx context.Context) error {
 		mopts.CacheDir = config.DefaultUserDirs().Cache
 	}
 	h.manager = servers.NewManager(s.Servers, mopts)
+	h.toolbox = &hostTools{m: h.manager}
 	h.approval = h.newApproval()
 
 	// The servers start while the engine describes the model: start-up
@@ -330,6 +364,7 @@ func (h *Host) start(ctx context.Context) error {
 				modelName, strings.Join(info.Capabilities, ", ")))
 		}
 		h.model = info
+		h.current.Store(&info)
 	}
 	return nil
 }
@@ -385,7 +420,7 @@ func (h *Host) newApproval() *approval.Toolbox {
 			},
 			Yolo: h.settings.Yolo,
 		},
-		Info:    h.manager,
+		Info:    h.toolbox,
 		Builtin: func(server string) bool { return builtins[server] },
 		Notice:  h.warn,
 		Asker:   h.opts.Asker,
@@ -393,7 +428,7 @@ func (h *Host) newApproval() *approval.Toolbox {
 	if h.audit != nil {
 		opts.Observer = h.audit
 	}
-	return approval.New(h.manager, opts)
+	return approval.New(h.toolbox, opts)
 }
 
 // elicit is the manager's elicitation handler: whoever answers now.

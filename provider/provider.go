@@ -87,6 +87,13 @@ type Request struct {
 	// Limits bound the call: the size of the reply and how long the
 	// engine may stay silent. Backends enforce them with Limits.Watch.
 	Limits Limits
+	// MaxTokens bounds the reply, in tokens (Ollama's num_predict); 0
+	// leaves it to the model. Temperature, when not nil, replaces the
+	// model's; Stop ends the reply at any of these strings. A server's
+	// sampling request sets them.
+	MaxTokens   int
+	Temperature *float64
+	Stop        []string
 }
 
 // Delta is a piece of streamed output.

@@ -73,6 +73,9 @@ func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*
 		def, _ := m.toolDef(s, ref.Tool)
 		res, err := m.callOn(ctx, s, c, def, args)
 		if err == nil {
+			// A call that changed the server's lists (it said so before
+			// answering) returns once they are listed again.
+			m.awaitLists(ctx, s)
 			return toResult(res, s.spec.MaxResultBytes), nil
 		}
 		if attempt > 0 || !errors.Is(err, errSendAgain) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -182,6 +183,7 @@ func (m *Manager) refresh(s *server) {
 		s.dirty = 0
 		if kinds == 0 || c == nil || m.closed {
 			s.refreshing = false
+			s.notifyLocked() // for calls waiting for the lists to settle
 			m.mu.Unlock()
 			return
 		}
@@ -209,6 +211,37 @@ func (m *Manager) refresh(s *server) {
 			if onChange != nil {
 				onChange(ch)
 			}
+		}
+	}
+}
+
+// refreshWait bounds how long a call waits for its server's lists to be
+// listed again after the server said, during the call, that they changed.
+const refreshWait = 5 * time.Second
+
+// awaitLists waits until s has no list left to list again, so that a call
+// that changed the server's tools returns only once the model can see the
+// new ones. It returns at once when nothing changed.
+func (m *Manager) awaitLists(ctx context.Context, s *server) {
+	var timeout <-chan time.Time
+	for {
+		m.mu.RLock()
+		busy, changed := s.refreshing || (s.dirty != 0 && s.cur != nil), s.changed
+		m.mu.RUnlock()
+		if !busy {
+			return
+		}
+		if timeout == nil {
+			t := time.NewTimer(refreshWait)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		case <-timeout:
+			return
 		}
 	}
 }

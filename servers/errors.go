@@ -26,6 +26,9 @@ var (
 	ErrAuth = errors.New("authentication failed")
 	// ErrUnknownPrompt means no server offers a prompt of that name.
 	ErrUnknownPrompt = errors.New("unknown prompt")
+	// ErrPromptArguments means a prompt was asked for without an argument
+	// it requires.
+	ErrPromptArguments = errors.New("missing prompt arguments")
 )
 
 // StartError is the failure of one server to start, worded for the user.

@@ -247,6 +247,11 @@ func TestListChangeLogsProgressAndSchemas(t *testing.T) {
 
 	t.Run("list change", func(t *testing.T) {
 		call(t, m, "fault__grow", map[string]any{"name": "sprout"})
+		// The call returns once the new list is known: the model's next
+		// request offers the new tool.
+		if _, _, ok := m.Lookup("fault__sprout"); !ok {
+			t.Error("the new tool is not offered once the call that added it returned")
+		}
 		select {
 		case c := <-changes:
 			if c.Server != "fault" || c.Kind != KindTools || !slices.Equal(c.Added, []string{"sprout"}) || len(c.Removed) > 0 {

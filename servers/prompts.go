@@ -151,7 +151,7 @@ func (m *Manager) GetPrompt(ctx context.Context, name string, args map[string]st
 			}
 		}
 		if len(missing) > 0 {
-			return nil, fmt.Errorf("prompt %s needs %s: give %s", name, strings.Join(missing, ", "), argsHint(missing))
+			return nil, &kindError{kind: ErrPromptArguments, msg: fmt.Sprintf("prompt %s needs %s: give %s", name, strings.Join(missing, ", "), argsHint(missing))}
 		}
 	}
 	c, err := m.readyConn(ctx, s)

@@ -344,6 +344,9 @@ func (f *fault) addFeatureTools(srv *mcp.Server) {
 		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: "a tool added while the server ran"}, func(context.Context, *mcp.CallToolRequest, echoArgs) (*mcp.CallToolResult, any, error) {
 			return text("grown tool " + name + " ran"), nil, nil
 		})
+		// The SDK sends list_changed 10ms after the change; answer after
+		// it, as a server that says so before answering does.
+		time.Sleep(100 * time.Millisecond)
 		return text("added " + name), nil, nil
 	})
 	mcp.AddTool(srv, &mcp.Tool{Name: "log", Description: "send one log message at each level, debug to error"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {

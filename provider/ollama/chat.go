@@ -86,8 +86,21 @@ func (p *Provider) chatRequest(req provider.Request) (*api.ChatRequest, json.Raw
 		Stream:   &stream,
 		Tools:    tools,
 	}
+	opts := map[string]any{}
 	if req.NumCtx > 0 {
-		out.Options = map[string]any{"num_ctx": req.NumCtx}
+		opts["num_ctx"] = req.NumCtx
+	}
+	if req.MaxTokens > 0 {
+		opts["num_predict"] = req.MaxTokens
+	}
+	if req.Temperature != nil {
+		opts["temperature"] = *req.Temperature
+	}
+	if len(req.Stop) > 0 {
+		opts["stop"] = req.Stop
+	}
+	if len(opts) > 0 {
+		out.Options = opts
 	}
 	if req.Think {
 		// Without it, some templates leave <think> blocks in the content;
