@@ -167,7 +167,7 @@ type Host struct {
 	approver atomic.Pointer[sampling.Approver]
 	// policyApprover is true while approver is the --sampling setting.
 	policyApprover atomic.Bool
-	onChange atomic.Pointer[func(ListChange)]
+	onChange       atomic.Pointer[func(ListChange)]
 	// current is the model of the conversation that last chose one: the
 	// model that answers servers' sampling requests.
 	current atomic.Pointer[provider.ModelInfo]

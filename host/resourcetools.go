@@ -34,7 +34,6 @@ var resourceToolDefs = []tool.Def{
 	},
 }
 
-
 // hostTools is the toolbox the model sees: the servers' tools, and the
 // resource tools while any server has resources.
 type hostTools struct {

@@ -65,7 +65,7 @@ type server struct {
 	// own, or one that offers this server its roots.
 	client *mcp.Client
 	roots  []string
-	cur      *conn // "server ready": the live connection, nil otherwise
+	cur    *conn // "server ready": the live connection, nil otherwise
 	// via is the transport the last connection used: an http spec with
 	// FallbackSSE may have connected over SSE.
 	via config.Transport
