@@ -37,6 +37,11 @@ var (
 	ErrPromptArguments = servers.ErrPromptArguments
 )
 
+// WaitStarting waits until no server is starting without its tools,
+// prompts and resources known (a server started in the background whose
+// lists were not cached), or until ctx ends.
+func (h *Host) WaitStarting(ctx context.Context) { h.manager.WaitStarting(ctx) }
+
 // Prompts lists the prompts of the servers, in config order and then each
 // server's own order (from the cache for servers not started yet).
 func (h *Host) Prompts() []PromptInfo { return h.manager.Prompts() }

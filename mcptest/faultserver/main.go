@@ -35,7 +35,8 @@
 // in half: invalid JSON), ansi (terminal escapes and control characters),
 // slow (answers after ms milliseconds), grow (adds a tool: its tool list
 // changes), log (one log message per level, debug to error), progress
-// (reports progress steps times, ms apart), weather (structured content
+// (reports progress steps times, ms apart), open_url (a URL elicitation,
+// completed 300ms after the user agrees), weather (structured content
 // that does not match its output schema).
 package main
 
@@ -368,6 +369,20 @@ func (f *fault) addFeatureTools(srv *mcp.Server) {
 			}
 		}
 		return text(fmt.Sprintf("done after %d steps", in.Steps)), nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "open_url", Description: "ask the user to open a URL; say the flow is done 300ms after they agree"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", URL: "https://example.com/fault-login", ElicitationID: "fault-1", Message: "Log in, please."})
+		if err != nil {
+			return nil, nil, err
+		}
+		if res.Action == "accept" {
+			ss := req.Session
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				_ = ss.NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: "fault-1"})
+			}()
+		}
+		return text("the user said " + res.Action), nil, nil
 	})
 	srv.AddTool(&mcp.Tool{Name: "weather", Description: "structured content that does not match the output schema",
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
