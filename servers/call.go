@@ -43,8 +43,10 @@ func (e *notSent) Is(target error) bool { return target == errSendAgain }
 //
 //   - a server that is starting or restarting is waited for, ReadyWait at
 //     most, then the call fails (ErrServerUnavailable);
-//   - no answer within the server's ToolTimeout: the server is sent
-//     notifications/cancelled and stays usable (ErrToolTimeout);
+//   - no answer and no progress within the server's ToolTimeout, or no
+//     answer within its ToolTotalTimeout however much progress it
+//     reported: the server is sent notifications/cancelled (tasks/cancel
+//     for a task) and stays usable (ErrToolTimeout);
 //   - the server exits during the call: "server X exited: <its last
 //     stderr line>" (ErrServerUnavailable). It is restarted, but the call
 //     is not repeated: the tool may have acted before the exit;
@@ -52,6 +54,13 @@ func (e *notSent) Is(target error) bool { return target == errSendAgain }
 //     again and the call sent once more, since the server never took it;
 //   - the server is disabled, restarted or shut down during the call: the
 //     call is cancelled and says so (ErrServerUnavailable).
+//
+// The call's progress, and the status of a call that runs as an MCP task,
+// go to the tool.ProgressFunc of ctx (tool.WithProgress), never after Call
+// returns. A call during which the server said its lists changed returns
+// once they are listed again, so the model's next request offers the new
+// tools. Structured content that does not match the tool's output schema
+// is a warning (Options.Warn), not a failure.
 //
 // Cancelling ctx abandons the call and tells the server so.
 func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {

@@ -36,7 +36,9 @@ func offersOf(caps *mcp.ServerCapabilities) offers {
 	if caps == nil {
 		return offers{}
 	}
-	return offers{Prompts: caps.Prompts != nil, Resources: caps.Resources != nil, Logging: caps.Logging != nil, Completions: caps.Completions != nil}
+	return offers{Prompts: caps.Prompts != nil, Resources: caps.Resources != nil, Completions: caps.Completions != nil,
+		//lint:ignore SA1019 logging is current in MCP 2025-11-25, the version mcphost speaks
+		Logging: caps.Logging != nil}
 }
 
 // listKind is a set of the lists a server keeps: what a list_changed

@@ -1,3 +1,7 @@
+// MCP 2026-07-28 (SEP-2577) deprecates roots, sampling and logging; mcphost
+// negotiates 2025-11-25, where they are current, and its users ask for them.
+//lint:file-ignore SA1019 roots, sampling and logging are part of the protocol version mcphost speaks
+
 package servers
 
 import (
@@ -136,7 +140,7 @@ func LogLevels() []string {
 // the manager's level and above. A refusal only leaves the server's own
 // choice.
 func (m *Manager) setLogLevel(ctx context.Context, s *server, sess *mcp.ClientSession) {
-	if err := sess.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: m.logLevel}); err != nil {
+	if err := sess.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(m.logLevel)}); err != nil {
 		m.log.Debug("logging/setLevel failed", "server", s.spec.Name, "level", m.logLevel, "error", err)
 	}
 }

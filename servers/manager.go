@@ -149,7 +149,7 @@ type Manager struct {
 	client       *mcp.Client // for servers without roots
 	elicit       elicit.Func
 	sample       sampling.Func
-	logLevel     mcp.LoggingLevel
+	logLevel     string
 	onChange     func(Change)
 	progress     progressTable
 	schemas      schemaCache
@@ -207,7 +207,7 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 		impl:         &mcp.Implementation{Name: name, Version: version},
 		elicit:       opts.Elicitation,
 		sample:       opts.Sampling,
-		logLevel:     mcp.LoggingLevel(opts.LogLevel),
+		logLevel:     opts.LogLevel,
 		onChange:     opts.OnChange,
 		builtin:      opts.Builtin,
 		restartDelay: positive(opts.RestartDelay, defaultRestartDelay),

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling is part of MCP 2025-11-25, the version mcphost speaks (see client.go)
+
 package servers
 
 import (

@@ -351,7 +351,9 @@ func (f *fault) addFeatureTools(srv *mcp.Server) {
 		return text("added " + name), nil, nil
 	})
 	mcp.AddTool(srv, &mcp.Tool{Name: "log", Description: "send one log message at each level, debug to error"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		//lint:ignore SA1019 logging is current in MCP 2025-11-25, which mcphost speaks
 		for _, level := range []mcp.LoggingLevel{"debug", "info", "warning", "error"} {
+			//lint:ignore SA1019 as above
 			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: "faultlog", Data: "a " + string(level) + " message"})
 		}
 		return text("logged"), nil, nil
