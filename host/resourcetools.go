@@ -63,8 +63,10 @@ func (t *hostTools) own(name string) (tool.Def, bool) {
 	}
 	for _, def := range resourceToolDefs {
 		if HostServer+"__"+def.Name == name {
-			readOnly := true
-			def.Annotations = &tool.Annotations{Title: def.Name, ReadOnlyHint: readOnly}
+			def.Annotations = &tool.Annotations{ReadOnlyHint: true}
+			// The definition as an MCP server would list it, for listings.
+			def.Raw, _ = json.Marshal(map[string]any{"name": def.Name, "description": def.Description,
+				"inputSchema": def.InputSchema, "annotations": map[string]any{"readOnlyHint": true}})
 			return def, true
 		}
 	}

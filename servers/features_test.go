@@ -50,6 +50,9 @@ func everythingFeatures(t *testing.T, spec config.ServerSpec) {
 			mu.Lock()
 			defer mu.Unlock()
 			elicited = append(elicited, req)
+			if strings.Contains(req.Message, "interpretations") {
+				return elicit.Result{Action: elicit.Accept, Content: map[string]any{"interpretation": "snake"}}, nil
+			}
 			return elicit.Result{Action: elicit.Accept}, nil
 		},
 		Warn: func(s string) {
@@ -162,6 +165,24 @@ func everythingFeatures(t *testing.T, spec config.ServerSpec) {
 		_, err = m.Call(cctx, "everything__simulate-research-query", map[string]any{"topic": "bats"})
 		if !errors.Is(err, context.Canceled) || time.Since(start) > 3500*time.Millisecond {
 			t.Errorf("cancelled task: %v after %s", err, time.Since(start))
+		}
+	})
+
+	t.Run("task asking for input", func(t *testing.T) {
+		var statuses []string
+		pctx := tool.WithProgress(ctx, func(p tool.Progress) { statuses = append(statuses, p.Status) })
+		res, err := m.Call(pctx, "everything__simulate-research-query", map[string]any{"topic": "python", "ambiguous": true})
+		if err != nil || res.IsError || !strings.Contains(res.Text(), "# Research Report: python (snake)") {
+			t.Fatalf("task call: %v %.300s", err, res.Text())
+		}
+		mu.Lock()
+		asked := slices.ContainsFunc(elicited, func(r elicit.Request) bool { return strings.Contains(r.Message, "could have multiple interpretations") })
+		mu.Unlock()
+		if !asked {
+			t.Error("the task's elicitation never reached the handler")
+		}
+		if !slices.Contains(statuses, "input_required") {
+			t.Logf("statuses seen: %q (input_required may pass between two polls)", statuses)
 		}
 	})
 
