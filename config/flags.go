@@ -72,7 +72,7 @@ const (
 	defaultElicitation = string(ElicitDecline)
 	// defaultSampling refuses: a server does not spend the user's model
 	// unless they said so.
-	defaultSampling = string(SamplingDeny)
+	defaultSampling = string(ServerSamplingDeny)
 	// The bounds: the reply and idle defaults are provider.Limits', the
 	// tool-call ones runner.Options'.
 	defaultMaxReplyBytes    = 8 << 20

@@ -79,9 +79,9 @@ type Settings struct {
 	// Elicitation is how a run that cannot ask anyone answers a server's
 	// request for input.
 	Elicitation Elicitation
-	// Sampling is how a run that cannot ask anyone answers a server's
-	// request for a completion by the model.
-	Sampling Sampling
+	// ServerSampling is how a run that cannot ask anyone answers a
+	// server's request for a completion by the model.
+	ServerSampling ServerSampling
 	// MCPPrompt is the MCP prompt (server__prompt) a one-shot run starts
 	// with, and PromptArgs its arguments; flags only.
 	MCPPrompt  string
@@ -218,7 +218,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Yolo = g.boolean(keyYolo)
 	s.Audit = o.auditPath(g.str(keyAudit), origins[keyAudit])
 	s.Elicitation = Elicitation(g.str(keyElicitation))
-	s.Sampling = Sampling(g.str(keySampling))
+	s.ServerSampling = ServerSampling(g.str(keySampling))
 	s.MCPPrompt = strings.TrimSpace(o.flagString(keyMCPPrompt))
 	if s.PromptArgs, err = o.promptArgs(); err != nil {
 		return nil, err
@@ -715,9 +715,9 @@ func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
 		return o.describe(keyElicitation, origins[keyElicitation], "must be one of %s, got %q",
 			strings.Join(ElicitationModes(), ", "), s.Elicitation)
 	}
-	if !slices.Contains(SamplingModes(), string(s.Sampling)) {
+	if !slices.Contains(ServerSamplingModes(), string(s.ServerSampling)) {
 		return o.describe(keySampling, origins[keySampling], "must be one of %s, got %q",
-			strings.Join(SamplingModes(), ", "), s.Sampling)
+			strings.Join(ServerSamplingModes(), ", "), s.ServerSampling)
 	}
 	if !slices.Contains([]string{"dark", "light", "auto"}, s.Theme) {
 		return o.describe(keyTheme, origins[keyTheme], `must be dark, light or auto, got %q`, s.Theme)

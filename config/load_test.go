@@ -671,7 +671,7 @@ func TestLoadRootsAndPromptFlags(t *testing.T) {
 	if got := byName["user"].Roots; got != nil {
 		t.Errorf("a project file's roots reached a user server: %q", got)
 	}
-	if s.MCPPrompt != "every__args" || s.PromptArgs["city"] != "Paris" || s.PromptArgs["note"] != "a=b" || s.Sampling != SamplingAllow {
-		t.Errorf("MCPPrompt %q, PromptArgs %v, Sampling %q", s.MCPPrompt, s.PromptArgs, s.Sampling)
+	if s.MCPPrompt != "every__args" || s.PromptArgs["city"] != "Paris" || s.PromptArgs["note"] != "a=b" || s.ServerSampling != ServerSamplingAllow {
+		t.Errorf("MCPPrompt %q, PromptArgs %v, Sampling %q", s.MCPPrompt, s.PromptArgs, s.ServerSampling)
 	}
 }

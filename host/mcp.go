@@ -366,7 +366,7 @@ func (h *Host) changed(c ListChange) {
 func (h *Host) SetSampling(a sampling.Approver) {
 	h.policyApprover.Store(a == nil)
 	if a == nil {
-		a = sampling.Policy(h.settings.Sampling, h.warn)
+		a = sampling.Policy(h.settings.ServerSampling, h.warn)
 	}
 	h.approver.Store(&a)
 }

@@ -67,7 +67,7 @@ var ErrDenied = errors.New("sampling request refused")
 // mode, and note (when not nil) receives one sentence per request saying
 // who asked and what became of it; the server's words are passed on as
 // they are, for the caller to sanitise.
-func Policy(mode config.Sampling, note func(string)) Approver {
+func Policy(mode config.ServerSampling, note func(string)) Approver {
 	if note == nil {
 		note = func(string) {}
 	}
@@ -76,7 +76,7 @@ func Policy(mode config.Sampling, note func(string)) Approver {
 		if req.Server != "" {
 			who = fmt.Sprintf("server %q", req.Server)
 		}
-		if mode == config.SamplingAllow {
+		if mode == config.ServerSamplingAllow {
 			return true, nil
 		}
 		note(fmt.Sprintf("%s asked the model for a completion (%s) and was refused: run with --sampling allow to let servers use the model", who, req.Summary(80)))
