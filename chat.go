@@ -87,7 +87,7 @@ func startChat(ctx context.Context, settings *config.Settings, logger *slog.Logg
 	opts := options(settings, logger, func(msg string) { ui.Warn(stderr, msg) })
 	// The prompt is usable at once; a turn waits only for servers whose
 	// tools are not known yet.
-	opts.Start = host.StartBackground
+	opts.Start, opts.Interactive = host.StartBackground, true
 	h, err := host.New(ctx, opts)
 	if err != nil {
 		return nil, held, err

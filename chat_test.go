@@ -130,7 +130,11 @@ func (term *terminal) waitExit() int {
 // chatEnv is the environment of a chat against the Ollama at host. It
 // trusts the project config files the tests write (see invocation).
 func chatEnv(t *testing.T, host string) []string {
-	home := t.TempDir()
+	return chatEnvHome(host, t.TempDir())
+}
+
+// chatEnvHome is chatEnv with the user's directories under home.
+func chatEnvHome(host, home string) []string {
 	return []string{"HOME=" + home, "OLLAMA_HOST=" + host, "NO_COLOR=1", "TERM=xterm-256color", "MCPHOST_TRUST_PROJECT=1",
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
@@ -157,7 +161,8 @@ func TestChatTwoTurnsWithAToolCall(t *testing.T) {
 	)
 	dir, pids, env := chatSetup(t, ollama.URL)
 	term := startTerminal(t, dir, env, "-m", "ollama:tiny")
-	term.waitFor("1/1 servers ready")
+	// The prompt is usable before the server is up; the turn waits for it.
+	term.waitFor("/help for commands")
 
 	term.typeLine("please echo hi there")
 	s := term.waitFor("The server said hi there.")

@@ -22,11 +22,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/hooks"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/session"
 	"github.com/mcphost/mcphost/sysproc"
 	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/trust"
+	"github.com/mcphost/mcphost/ui"
 	"github.com/mcphost/mcphost/version"
 )
 
@@ -109,6 +111,10 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	load := config.LoadOptions{Flags: fs}
 	var inspect inspectCommand
 	switch cmd {
+	case "models":
+		if fs.NArg() > 1 {
+			return usageErr("unexpected argument %q after models", fs.Arg(1))
+		}
 	case "servers", "tools", "prompts", "resources":
 		if inspect, err = parseInspect(fs.Args()); err != nil {
 			return usageErr("%v\n%s", err, inspectUsage)
@@ -121,9 +127,13 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 			return usageErr("unexpected argument %q after the script: give its variables as --args:NAME VALUE", fs.Arg(2))
 		}
 		load.ScriptPath, load.ScriptArgs = fs.Arg(1), scriptVars
+	case "hooks":
+		if fs.NArg() != 2 || (fs.Arg(1) != "list" && fs.Arg(1) != "validate") {
+			return usageErr("usage: mcphost hooks list | mcphost hooks validate")
+		}
 	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, prompts, resources, script, trust (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, prompts, resources, script, trust, hooks, models (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
 	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "") {
@@ -148,7 +158,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	// A chat can ask about the project files it would leave out, before
 	// anything starts; other runs leave them out with a warning.
-	chatting := inspect.verb == "" && strings.TrimSpace(settings.Prompt) == "" && settings.MCPPrompt == "" && isTerminal(stdin) && isTerminal(stdoutFile)
+	chatting := inspect.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && settings.MCPPrompt == "" && isTerminal(stdin) && isTerminal(stdoutFile)
 	if chatting && len(settings.Untrusted) > 0 {
 		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
 			return usageErr("%v", err)
@@ -170,6 +180,12 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	if inspect.verb != "" {
 		return runInspect(con, inspect, settings, logger)
+	}
+	if cmd == "hooks" {
+		return runHooks(fs.Arg(1), settings, stdout, stderr)
+	}
+	if cmd == "models" {
+		return runModels(con, settings, logger)
 	}
 
 	prompt, err := readPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
@@ -220,7 +236,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitOK
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid),
+	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid), errors.Is(err, host.ErrPromptBlocked),
 		errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments):
 		return exitUsage
 	case errors.Is(err, host.ErrMaxSteps):
@@ -299,4 +315,32 @@ func newLogger(w io.Writer, debug bool) *slog.Logger {
 		level = slog.LevelDebug
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// runHooks runs "mcphost hooks list" and "mcphost hooks validate": the
+// config was loaded, so its hooks are well formed; validate also looks for
+// each command's program and exits 2 when one is missing.
+func runHooks(verb string, settings *config.Settings, stdout, stderr io.Writer) int {
+	if settings.NoHooks {
+		fmt.Fprintln(stderr, "mcphost: --no-hooks is set: no hook would run")
+	}
+	if verb == "list" {
+		ui.HookList(stdout, settings.Hooks)
+		return exitOK
+	}
+	problems := hooks.Check(settings.Hooks)
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "mcphost: %s\n", termtext.Line(p))
+	}
+	if len(problems) > 0 {
+		return exitUsage
+	}
+	n := 0
+	for _, rules := range settings.Hooks {
+		for _, r := range rules {
+			n += len(r.Commands)
+		}
+	}
+	fmt.Fprintf(stdout, "%d hooks, all well formed.\n", n)
+	return exitOK
 }

@@ -201,7 +201,7 @@ func TestTheModelReadsResourcesWithTheHostTools(t *testing.T) {
 		!strings.Contains(got[0], "demo://resource/dynamic/text/{resourceId} (server everything)") {
 		t.Errorf("list_resources gave %q", got)
 	}
-	if got := toolMessages(reqs[2]); len(got) != 2 || !strings.HasPrefix(got[1], "Resource 5: This is a plaintext resource") {
+	if got := toolMessages(reqs[2]); len(got) != 2 || !strings.HasPrefix(got[1], "[resource demo://resource/dynamic/text/5]\nResource 5: This is a plaintext resource") {
 		t.Errorf("read_resource gave %q", got)
 	}
 	if !strings.Contains(out.stderr, "✓ mcphost › read_resource") {

@@ -42,7 +42,14 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 	if held != nil {
 		defer held.Release()
 	}
-	h, err := host.New(ctx, options(settings, logger, r.Warn))
+	opts := options(settings, logger, r.Warn)
+	pullDone := func() {}
+	if settings.Pull && !settings.Quiet && isTerminal(stderr.f) {
+		// A progress bar on a terminal; piped, the pull is quiet.
+		opts.PullProgress, pullDone = ui.PullProgress(stderr, settings.Model)
+	}
+	h, err := host.New(ctx, opts)
+	pullDone()
 	if err != nil {
 		return fail(err)
 	}

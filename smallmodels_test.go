@@ -114,7 +114,9 @@ func TestSmallContextWindowWarnsAndCutsResults(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 
-	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "go", "--num-ctx", "2048", "--max-result-bytes", "500"}, dir: dir, host: ollama.URL})
+	// Tool selection off: with it, only the tools that fit a quarter of
+	// the window would be offered, and nothing would be worth a warning.
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "go", "--num-ctx", "2048", "--max-result-bytes", "500", "--tool-share", "0"}, dir: dir, host: ollama.URL})
 	if out.code != 0 {
 		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
 	}

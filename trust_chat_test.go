@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcphost/mcphost/ollamatest"
 )
@@ -26,7 +27,7 @@ func TestChatAsksToTrustAProjectFile(t *testing.T) {
 			dir, home := t.TempDir(), t.TempDir()
 			marker := filepath.Join(t.TempDir(), "started")
 			writeConfig(t, dir, ".mcp.json", markedServerJSON(t, marker))
-			env := append(chatEnv(t, ollama.URL), "HOME="+home, "MCPHOST_TRUST_PROJECT=")
+			env := append(chatEnvHome(ollama.URL, home), "MCPHOST_TRUST_PROJECT=")
 			term := startTerminal(t, dir, env, "-m", "tiny")
 			s := term.waitFor("Trust .mcp.json and use it? [y/N]")
 			if !strings.Contains(s, ".mcp.json is not trusted yet") || !strings.Contains(s, `start server everything: sh -c "touch `) {
@@ -42,6 +43,10 @@ func TestChatAsksToTrustAProjectFile(t *testing.T) {
 			term.typeLine(answer)
 			term.waitFor(want)
 			s = term.waitFor("servers ready")
+			if yes {
+				// The server starts in the background once trusted.
+				poll(20*time.Millisecond, func() bool { return exists(marker) })
+			}
 			if exists(marker) != yes {
 				t.Errorf("answered %s: server started = %v", answer, exists(marker))
 			}

@@ -21,7 +21,35 @@ const (
 	AskedNo  Outcome = "asked-no"  // a human said no
 	Denied   Outcome = "denied"    // a deny rule refused it
 	Refused  Outcome = "policy"    // it needed a human and none could be asked
+	// HookBlocked: a PreToolUse hook blocked it; HookAllowed: a hook
+	// allowed it without asking.
+	HookBlocked Outcome = "hook-blocked"
+	HookAllowed Outcome = "hook-allowed"
 )
+
+// The decisions of PreToolUse hooks.
+const (
+	HookBlock = "block"
+	HookAllow = "allow"
+	HookAsk   = "ask"
+)
+
+// HookVerdict is what the PreToolUse hooks decided about a call: one of
+// HookBlock, HookAllow, HookAsk, or "" to leave it to the policy.
+type HookVerdict struct {
+	Decision string
+	Reason   string
+	Runs     []HookRun
+}
+
+// Hooks are the user's commands around tool calls (package hooks). They
+// run after the policy's deny and before its ask: a denied call runs no
+// hook; a hook may block a call, allow it without asking, or have it
+// asked; after the call, a hook may replace the result the model sees.
+type Hooks interface {
+	PreToolUse(ctx context.Context, req Request) HookVerdict
+	PostToolUse(ctx context.Context, rec Record, res *tool.Result) (*tool.Result, []HookRun)
+}
 
 // Record describes one finished tool call, for an Observer.
 type Record struct {
@@ -37,10 +65,27 @@ type Record struct {
 	Reason string
 	// Duration is how long the tool ran; zero when it did not run.
 	Duration time.Duration
-	// Result and Err are what the tool returned; both nil when it did not
-	// run.
+	// Result and Err are what the tool returned (after any PostToolUse
+	// hook); both nil when it did not run.
 	Result *tool.Result
 	Err    error
+	// Hooks are the hooks that ran for the call.
+	Hooks []HookRun
+}
+
+// HookRun is one hook that ran for a tool call, as the audit log keeps it.
+type HookRun struct {
+	Event    string  `json:"event"`
+	Command  string  `json:"command"`
+	ExitCode int     `json:"exit_code"`
+	MS       float64 `json:"duration_ms"`
+	// Decision is what the hook decided: block, allow, ask, replace (a
+	// new result), or empty for none.
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	// Problem is why the hook's answer was not used (it failed, timed out
+	// or printed something unreadable).
+	Problem string `json:"problem,omitempty"`
 }
 
 // Observer hears about every call, refused ones included, after it ends.
@@ -72,6 +117,8 @@ type Options struct {
 	Notice func(string)
 	// Observer, if set, hears about every call.
 	Observer Observer
+	// Hooks, if set, run around every call that is not denied.
+	Hooks Hooks
 }
 
 // Toolbox applies the approval policy to the calls made through inner.
@@ -169,6 +216,20 @@ func (t *Toolbox) Call(ctx context.Context, name string, args map[string]any) (*
 	server, tool, _ := t.inner.Lookup(name)
 	rec := Record{Time: time.Now(), Name: name, Server: server, Tool: tool, Arguments: args}
 	v := t.Decide(name)
+	if v.Decision != Deny && t.opts.Hooks != nil {
+		hv := t.opts.Hooks.PreToolUse(ctx, Request{Name: name, Server: server, Tool: tool, Arguments: args, Why: v.Why})
+		rec.Hooks = hv.Runs
+		switch hv.Decision {
+		case HookBlock:
+			rec.Outcome, rec.Reason = HookBlocked, hv.Reason
+			return t.refuse(rec, fmt.Sprintf("Not run: a hook of the user's blocked this call to %s: %s", name, hv.Reason))
+		case HookAllow:
+			rec.Outcome = HookAllowed
+			return t.run(ctx, rec)
+		case HookAsk:
+			v.Decision, v.Why = Ask, "a hook asks for it: "+hv.Reason
+		}
+	}
 	switch v.Decision {
 	case Allow:
 		rec.Outcome = Allowed
@@ -248,7 +309,13 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (
 func (t *Toolbox) run(ctx context.Context, rec Record) (*tool.Result, error) {
 	start := time.Now()
 	res, err := t.inner.Call(ctx, rec.Name, rec.Arguments)
-	rec.Duration, rec.Result, rec.Err = time.Since(start), res, err
+	rec.Duration = time.Since(start)
+	if err == nil && t.opts.Hooks != nil {
+		var runs []HookRun
+		res, runs = t.opts.Hooks.PostToolUse(ctx, rec, res)
+		rec.Hooks = append(rec.Hooks, runs...)
+	}
+	rec.Result, rec.Err = res, err
 	t.observe(rec)
 	return res, err
 }

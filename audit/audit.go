@@ -15,7 +15,10 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/approval"
+	"github.com/mcphost/mcphost/budget"
+	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/secret"
+	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/tool"
 )
 
@@ -40,11 +43,22 @@ type Entry struct {
 	Error string `json:"error,omitempty"`
 	// ResultBytes is the size of the result as JSON; 0 when none.
 	ResultBytes int `json:"result_bytes"`
+	// Result is the result as the model saw it (after any PostToolUse
+	// hook), secrets masked, cut to the log's result cap with the cut
+	// marked; absent when the tool did not run.
+	Result *string `json:"result,omitempty"`
+	// Hooks are the hooks that ran for the call and what they decided.
+	Hooks []approval.HookRun `json:"hooks,omitempty"`
 }
+
+// DefaultResultBytes caps the result kept in one line of the log.
+const DefaultResultBytes = 4096
 
 // Log appends entries to a file. It is safe for concurrent use.
 type Log struct {
 	mask *secret.Masker
+	// resultCap bounds the result kept per line.
+	resultCap int
 	// warn hears, once, that writing failed.
 	warn func(string)
 
@@ -56,7 +70,10 @@ type Log struct {
 // Open opens (creating or appending to) the audit log at path, readable
 // by its owner only. mask masks the secrets of the config; warn, which may
 // be nil, is told once if a later write fails.
-func Open(path string, mask *secret.Masker, warn func(string)) (*Log, error) {
+//
+// resultBytes caps the result kept per line (0: DefaultResultBytes; a
+// negative value keeps none).
+func Open(path string, mask *secret.Masker, warn func(string), resultBytes int) (*Log, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		reason := err
@@ -69,7 +86,10 @@ func Open(path string, mask *secret.Masker, warn func(string)) (*Log, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	return &Log{mask: mask, warn: warn, f: f}, nil
+	if resultBytes == 0 {
+		resultBytes = DefaultResultBytes
+	}
+	return &Log{mask: mask, warn: warn, f: f, resultCap: resultBytes}, nil
 }
 
 // Observe writes one entry for a finished call.
@@ -80,6 +100,7 @@ func (l *Log) Observe(r approval.Record) {
 		Decision:   string(r.Outcome),
 		Reason:     l.mask.String(r.Reason),
 		DurationMS: float64(r.Duration.Microseconds()) / 1000,
+		Hooks:      l.maskHooks(r.Hooks),
 	}
 	if e.Arguments == nil {
 		e.Arguments = map[string]any{}
@@ -93,6 +114,13 @@ func (l *Log) Observe(r approval.Record) {
 		e.OK = !r.Result.IsError
 		if b, err := json.Marshal(r.Result); err == nil {
 			e.ResultBytes = len(b)
+		}
+		if l.resultCap > 0 {
+			// What the model was given: the text, cleaned as it is for the
+			// model, masked, then cut.
+			text := l.mask.String(termtext.Clean(runner.ConvertResult(r.Result, false).Text))
+			text = budget.Cut(text, l.resultCap)
+			e.Result = &text
 		}
 		if r.Result.IsError {
 			e.Error = l.mask.String(errorText(r.Result))
@@ -108,7 +136,11 @@ func (l *Log) write(e Entry) {
 		e.Arguments = map[string]any{"unencodable": err.Error()}
 		line, _ = json.Marshal(e)
 	}
-	line = append(line, '\n')
+	l.writeLine(append(line, '\n'))
+}
+
+// writeLine appends one line to the file.
+func (l *Log) writeLine(line []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
@@ -153,4 +185,36 @@ func errorText(res *tool.Result) string {
 		s = string(r[:maxErrorText]) + "…"
 	}
 	return s
+}
+
+// maskHooks masks the reasons hooks gave, which may quote arguments.
+func (l *Log) maskHooks(runs []approval.HookRun) []approval.HookRun {
+	if len(runs) == 0 {
+		return nil
+	}
+	out := make([]approval.HookRun, len(runs))
+	for i, r := range runs {
+		r.Reason = l.mask.String(r.Reason)
+		r.Command = l.mask.String(r.Command)
+		out[i] = r
+	}
+	return out
+}
+
+// hookLine is the line of a hook run that belongs to no tool call
+// (UserPromptSubmit, Stop, Notification).
+type hookLine struct {
+	Time time.Time `json:"time"`
+	Kind string    `json:"kind"` // "hook"
+	approval.HookRun
+}
+
+// ObserveHook writes one line for a hook run outside any tool call.
+func (l *Log) ObserveHook(run approval.HookRun) {
+	masked := l.maskHooks([]approval.HookRun{run})[0]
+	line, err := json.Marshal(hookLine{Time: time.Now().UTC(), Kind: "hook", HookRun: masked})
+	if err != nil {
+		return
+	}
+	l.writeLine(append(line, '\n'))
 }

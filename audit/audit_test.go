@@ -70,7 +70,7 @@ func TestLogRecordsEveryCallMasked(t *testing.T) {
 		Headers: map[string]string{"Authorization": "Bearer " + headerSecret},
 	}})
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	log, err := Open(path, mask, nil)
+	log, err := Open(path, mask, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,6 +108,13 @@ func TestLogRecordsEveryCallMasked(t *testing.T) {
 	if echo.Arguments["message"] != "connect with ***" || echo.Arguments["api_key"] != "***" {
 		t.Errorf("echo arguments = %v", echo.Arguments)
 	}
+	// The result is kept as the model saw it, masked.
+	if echo.Result == nil || !strings.Contains(*echo.Result, `connect with ***`) {
+		t.Errorf("echo result = %v", echo.Result)
+	}
+	if refused.Result != nil {
+		t.Errorf("a call that did not run has a result: %q", *refused.Result)
+	}
 	if refused.Decision != "policy" || refused.OK || refused.ResultBytes != 0 || refused.DurationMS != 0 || refused.Arguments["path"] != "a.txt" {
 		t.Errorf("refused entry = %+v", refused)
 	}
@@ -121,7 +128,7 @@ func TestLogRecordsEveryCallMasked(t *testing.T) {
 }
 
 func TestOpenErrors(t *testing.T) {
-	_, err := Open(filepath.Join(t.TempDir(), "missing", "audit.jsonl"), nil, nil)
+	_, err := Open(filepath.Join(t.TempDir(), "missing", "audit.jsonl"), nil, nil, 0)
 	if err == nil || !strings.Contains(err.Error(), "cannot open the audit log") || !strings.Contains(err.Error(), "--audit") {
 		t.Errorf("err = %v", err)
 	}
@@ -130,7 +137,7 @@ func TestOpenErrors(t *testing.T) {
 func TestLogAppends(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	for i := range 2 {
-		log, err := Open(path, nil, nil)
+		log, err := Open(path, nil, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,5 +150,23 @@ func TestLogAppends(t *testing.T) {
 	}
 	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v, %v; want 0600: the log holds arguments", info.Mode(), err)
+	}
+}
+
+func TestResultIsCutToTheCap(t *testing.T) {
+	m := manager(t)
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	log, err := Open(path, nil, nil, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := approval.New(m, approval.Options{Info: m, Observer: log})
+	if _, err := tb.Call(context.Background(), "srv__echo", map[string]any{"message": strings.Repeat("x", 500)}); err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	entries, _ := readEntries(t, path)
+	if r := entries[0].Result; r == nil || len(*r) > 120 || !strings.Contains(*r, "bytes cut") {
+		t.Errorf("result = %v, want it cut to about 64 bytes with the cut marked", r)
 	}
 }

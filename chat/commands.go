@@ -221,6 +221,7 @@ func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
 	if len(args) == 0 {
 		m := conv.Model()
 		fmt.Fprintf(w, "model: %s (capabilities: %s)\n", m.Name, strings.Join(m.Capabilities, ", "))
+		fmt.Fprintf(w, "generation: %s\n", ui.SamplingLine(conv.Sampling()))
 		return false
 	}
 	if _, _, err := provider.ParseModel(args[0]); err != nil {
@@ -228,6 +229,14 @@ func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
 		return false
 	}
 	info, err := conv.SetModel(ctx, args[0])
+	if errors.Is(err, host.ErrModelNotFound) {
+		fmt.Fprintln(w, ui.Sanitize(err.Error()))
+		if !c.offerPull(ctx, w, args[0]) {
+			fmt.Fprintf(w, "still using %s\n", conv.Model().Name)
+			return false
+		}
+		info, err = conv.SetModel(ctx, args[0])
+	}
 	if err != nil {
 		fmt.Fprintf(w, "%s; still using %s\n", ui.Sanitize(err.Error()), conv.Model().Name)
 		return false
@@ -387,12 +396,20 @@ func (c *Chat) Complete(input string) []string {
 }
 
 func (c *Chat) serversLine() string {
-	ready, total := 0, 0
+	ready, starting, total := 0, 0, 0
 	for _, s := range c.statuses() {
 		total++
-		if s.State == servers.StateReady {
+		switch s.State {
+		case servers.StateReady:
 			ready++
+		case servers.StateStarting:
+			starting++
 		}
+	}
+	// Servers start in the background; saying so keeps "0/1 ready" from
+	// reading as a failure while they are still on their way.
+	if starting > 0 {
+		return fmt.Sprintf("%d/%d servers ready (%d starting), %d tools", ready, total, starting, len(c.tools()))
 	}
 	return fmt.Sprintf("%d/%d servers ready, %d tools", ready, total, len(c.tools()))
 }

@@ -21,11 +21,34 @@ import (
 // a bad server entry), for the caller to show with the rest.
 func (f ProjectFile) Describe() ([]string, error) {
 	r := fileReader{homeDir: f.homeDir, workDir: f.workDir}
-	cf, err := r.decode(f.Path, f.workDir, f.data)
+	var (
+		cf  *configFile
+		err error
+	)
+	if isHooksFile(f.Path) {
+		cf, err = r.decodeHooksFile(f.Path, f.data)
+	} else {
+		cf, err = r.decode(f.Path, f.workDir, f.data)
+	}
 	if err != nil {
 		return nil, err
 	}
 	var lines []string
+	hooks, err := (&LoadOptions{HomeDir: f.homeDir, WorkDir: f.workDir}).hooks([]*configFile{cf})
+	if err != nil {
+		return nil, err
+	}
+	for _, event := range HookEvents() {
+		for _, rule := range hooks[event] {
+			for _, c := range rule.Commands {
+				at := event
+				if rule.Matcher != "" && rule.Matcher != "*" {
+					at += " of tools matching " + quoted(rule.Matcher)
+				}
+				lines = append(lines, fmt.Sprintf("run the command %s at %s", quoted(c.Command), at))
+			}
+		}
+	}
 	servers, err := f.describeServers(cf)
 	lines = append(lines, servers...)
 	for _, k := range sortedKeys(cf.settings) {
@@ -33,7 +56,7 @@ func (f ProjectFile) Describe() ([]string, error) {
 	}
 	lines = append(lines, describeApproval(cf.approval)...)
 	if len(lines) == 0 {
-		lines = append(lines, "nothing mcphost uses (no mcpServers, settings or approval rules)")
+		lines = append(lines, "nothing mcphost uses (no mcpServers, settings, approval rules or hooks)")
 	}
 	return lines, err
 }

@@ -28,6 +28,11 @@ type configFile struct {
 	// roots is the raw top-level "roots": the roots of this file's
 	// servers that have none of their own.
 	roots any
+	// sections are the other structured sections ("models", "hooks"),
+	// raw, by canonical key.
+	sections map[string]any
+	// providers is the raw "providers" section (named engines).
+	providers any
 	// project marks a file of the working directory: it is used only when
 	// trusted, its approval rules only tighten the user's, and it cannot
 	// turn on yolo.
@@ -72,21 +77,22 @@ func (r fileReader) readBytes(path string) ([]byte, error) {
 	return data, nil
 }
 
+// decodeDoc decodes data as JSON when path ends in .json and as YAML
+// otherwise (YAML also reads JSON).
+func (r fileReader) decodeDoc(path string, data []byte) (any, error) {
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		return r.decodeJSON(path, data)
+	}
+	return r.decodeYAML(path, data)
+}
+
 // decode decodes data, the contents of the config file at path.
 func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, error) {
-	var (
-		doc any
-		err error
-	)
-	if strings.EqualFold(filepath.Ext(path), ".json") {
-		doc, err = r.decodeJSON(path, data)
-	} else {
-		doc, err = r.decodeYAML(path, data)
-	}
+	doc, err := r.decodeDoc(path, data)
 	if err != nil {
 		return nil, err
 	}
-	f := &configFile{path: path, projectDir: projectDir, settings: map[string]any{}}
+	f := &configFile{path: path, projectDir: projectDir, settings: map[string]any{}, sections: map[string]any{}}
 	if doc == nil {
 		return f, nil // an empty file configures nothing
 	}
@@ -113,6 +119,14 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 		}
 		if nk == "roots" {
 			f.roots = top[k]
+			continue
+		}
+		if nk == keyModels || nk == keyHooks {
+			f.sections[nk] = top[k]
+			continue
+		}
+		if nk == keyProviders {
+			f.providers = top[k]
 			continue
 		}
 		// Other keys belong to other tools sharing the file (Claude's

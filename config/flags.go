@@ -26,6 +26,8 @@ const (
 	keyTheme = "theme"
 	// keyNoCache turns off the cache of servers' tool lists.
 	keyNoCache = "no-cache"
+	// keyAuditResultBytes caps the result kept in an audit line.
+	keyAuditResultBytes = "audit-result-bytes"
 	// keySessionWait bounds the wait for another run on the same session.
 	keySessionWait = "session-wait"
 	// keyMaxResultBytes caps each tool result the model sees.
@@ -53,6 +55,12 @@ const (
 	// the config's; flags only.
 	keyURL   = "url"
 	keyStdio = "stdio"
+	// keyToolShare is the share of the context window the offered tools
+	// may take before only the most relevant are offered.
+	keyToolShare = "tool-share"
+	// keyEmbedModel names an Ollama embedding model that ranks tools by
+	// meaning too.
+	keyEmbedModel = "embed-model"
 )
 
 // The values --output accepts.
@@ -80,6 +88,9 @@ const (
 	defaultMaxStdinBytes    = 16 << 20
 	defaultMaxParallelTools = 8
 	defaultMaxToolCalls     = 32
+	// defaultToolShare: a quarter of the window for the tools leaves the
+	// rest for the conversation and the answer.
+	defaultToolShare = 0.25
 )
 
 // outputFormats lists the --output values in the order help and errors show them.
@@ -91,8 +102,9 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
-		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls}
+	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
+		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
+		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel}
 }
 
 // settingKey returns the setting that k names in a config file or a
@@ -117,6 +129,9 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringP(keyPrompt, "p", "", "run `TEXT` as a single prompt, print the answer and exit")
 	fs.String(keyConfig, "", "read settings and MCP servers only from `FILE` (.yml, .yaml or .json)")
 	fs.String(keyOllamaHost, "", "`URL` of the Ollama server (default $OLLAMA_HOST or http://localhost:11434)")
+	fs.String(keyProviderURL, "", "`URL` of the OpenAI-compatible server for openai:MODEL, or instead of a preset's (llamacpp:, lmstudio:, vllm:)")
+	fs.String(keyProviderAPIKey, "", "API `KEY` for that server (default $OPENAI_API_KEY for openai:MODEL)")
+	fs.Bool(keyPull, false, "pull a missing Ollama model before answering (progress on a terminal)")
 	fs.Int(keyMaxSteps, defaultMaxSteps, "allow `N` tool-calling model calls for one prompt, then ask for a final answer without tools")
 	fs.String(keySystemPrompt, "", "system prompt `TEXT`, or the path of a file holding it")
 	fs.Bool(keyQuiet, false, "print only the final answer")
@@ -139,10 +154,15 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Bool(keyYolo, false, "run every tool call without asking, except denied tools")
 	fs.Bool(keyTrustProject, false, "use this folder's .mcp.json and .mcphost.* for this run even if not trusted (see mcphost trust)")
 	fs.String(keyAudit, "", "append one JSON line per tool call to `FILE` (secrets masked)")
+	fs.Bool(keyNoHooks, false, "run no hooks (hooks.yml, .mcphost/hooks.yml, hooks: in config files) in this run")
+	fs.Int(keyAuditResultBytes, 4096, "keep at most `N` bytes of each result in the audit log (0: none)")
+	fs.Float64(keyToolShare, defaultToolShare, "when the tools would take more than `SHARE` of the context window, offer the most relevant ones and a search tool (0: always every tool)")
+	fs.String(keyEmbedModel, "", "rank tools by meaning too, with the Ollama embedding `MODEL` (e.g. nomic-embed-text), when not all are offered")
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
 	fs.String(keySampling, defaultSampling, "answer a server's request for a completion by the model, when no one can be asked, with `MODE`: deny or allow")
 	fs.String(keyMCPPrompt, "", "run the MCP prompt `SERVER__PROMPT` (see mcphost prompts list) as the prompt, or before -p's")
 	fs.StringArray(keyPromptArg, nil, "give the --mcp-prompt argument `NAME=VALUE`; repeatable")
 	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")
 	fs.String(keyStdio, "", "with servers/tools: run the MCP server `COMMAND` (quoted as in a shell) instead of the config's")
+	registerSamplingFlags(fs)
 }

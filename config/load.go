@@ -16,6 +16,8 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/mcphost/mcphost/provider"
 )
 
 // envPrefix starts the environment variables that set mcphost's settings.
@@ -32,6 +34,17 @@ type Settings struct {
 	// OllamaHost is empty unless given; the caller falls back to
 	// OLLAMA_HOST and Ollama's default.
 	OllamaHost string
+	// ProviderURL and ProviderAPIKey reach an OpenAI-compatible server
+	// for openai:MODEL and the presets (llamacpp:, lmstudio:, vllm:);
+	// ProviderKeySource says where the key was given (a flag, a variable
+	// or a file), for errors that must not quote it. Without a key,
+	// openai:MODEL uses OPENAI_API_KEY.
+	ProviderURL, ProviderAPIKey, ProviderKeySource string
+	// Providers are the engines config files name ("providers:"), sorted
+	// by name.
+	Providers []Engine
+	// Pull pulls a missing Ollama model before a one-shot run.
+	Pull bool
 	// SystemPrompt is the text itself, already read from its file when the
 	// setting named one.
 	SystemPrompt string
@@ -54,6 +67,12 @@ type Settings struct {
 	// MaxParallelTools is how many tool calls of one model message run at
 	// once, MaxToolCalls how many run at all. Both at least 1.
 	MaxParallelTools, MaxToolCalls int
+	// ToolShare (0 to 1) is the share of the context window the tools may
+	// take before only the most relevant are offered; 0 offers every tool.
+	ToolShare float64
+	// EmbedModel is the Ollama embedding model that ranks tools by
+	// meaning too; empty for words alone.
+	EmbedModel string
 
 	// Quiet asks for the final answer only; Debug for a log of config
 	// files, server start-up and MCP traffic.
@@ -64,6 +83,17 @@ type Settings struct {
 	Theme string
 	// NoCache turns off the cache of servers' tool lists.
 	NoCache bool
+	// AuditResultBytes caps the result kept in an audit line; 0 keeps none.
+	AuditResultBytes int
+	// Hooks are the user's commands to run at fixed points (see HookRule);
+	// NoHooks turns them all off for this run.
+	Hooks   Hooks
+	NoHooks bool
+	// Sampling are the generation parameters of every model; ModelSampling
+	// those of one model (by its name without the provider prefix), which
+	// replace the general ones for it.
+	Sampling      provider.Sampling
+	ModelSampling map[string]provider.Sampling
 	// Session is the conversation file a run continues and saves.
 	Session string
 	// SessionWait bounds the wait for another run that holds Session; 0
@@ -198,6 +228,9 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Model = g.str(keyModel)
 	s.Prompt = g.str(keyPrompt)
 	s.OllamaHost = g.str(keyOllamaHost)
+	s.ProviderURL = g.str(keyProviderURL)
+	s.ProviderAPIKey = g.str(keyProviderAPIKey)
+	s.Pull = g.boolean(keyPull)
 	s.SystemPrompt = g.str(keySystemPrompt)
 	s.Output = g.str(keyOutput)
 	s.MaxSteps = g.integer(keyMaxSteps)
@@ -213,6 +246,22 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.HideThinking = g.boolean(keyHideThinking)
 	s.Theme = g.str(keyTheme)
 	s.NoCache = g.boolean(keyNoCache)
+	s.AuditResultBytes = g.integer(keyAuditResultBytes)
+	s.NoHooks = g.boolean(keyNoHooks)
+	s.Sampling, err = samplingReader{
+		get: func(key string) (any, bool) {
+			if !v.IsSet(key) {
+				return nil, false
+			}
+			return v.Get(key), true
+		},
+		describe: func(key, format string, args ...any) error {
+			return o.describe(key, origins[key], format, args...)
+		},
+	}.read()
+	if err != nil {
+		return nil, err
+	}
 	s.Session = g.str(keySession)
 	s.SessionWait = g.waitDuration(keySessionWait)
 	s.Yolo = g.boolean(keyYolo)
@@ -223,12 +272,21 @@ func Load(opts LoadOptions) (*Settings, error) {
 	if s.PromptArgs, err = o.promptArgs(); err != nil {
 		return nil, err
 	}
+	s.ToolShare = g.number(keyToolShare)
+	s.EmbedModel = strings.TrimSpace(g.str(keyEmbedModel))
 	if g.err != nil {
 		return nil, g.err
 	}
 	if s.OllamaHost == "" {
 		// Ollama's own variable, below every mcphost setting.
 		s.OllamaHost, _ = o.Env("OLLAMA_HOST")
+	}
+	if s.ProviderAPIKey != "" {
+		s.ProviderKeySource = origins[keyProviderAPIKey].name(keyProviderAPIKey, &o)
+	} else if key, ok := o.Env("OPENAI_API_KEY"); ok && key != "" {
+		// OpenAI's own variable, below every mcphost setting; the host
+		// sends it to openai:MODEL only.
+		s.ProviderAPIKey, s.ProviderKeySource = key, "OPENAI_API_KEY"
 	}
 	s.Adhoc = adhoc
 	if script != nil {
@@ -256,7 +314,16 @@ func Load(opts LoadOptions) (*Settings, error) {
 			return nil, err
 		}
 	}
+	if s.ModelSampling, err = o.modelSampling(files); err != nil {
+		return nil, err
+	}
+	if s.Hooks, err = o.hooks(files); err != nil {
+		return nil, err
+	}
 	if s.Approval, err = o.approval(files); err != nil {
+		return nil, err
+	}
+	if s.Providers, err = o.providers(files); err != nil {
 		return nil, err
 	}
 	for i := len(files) - 1; i >= 0; i-- {
@@ -415,10 +482,17 @@ func (o *LoadOptions) readFiles() ([]*configFile, []ProjectFile, error) {
 		}
 		files = append(files, cf)
 	}
+	userHooks, err := o.readUserHooks(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if userHooks != nil {
+		files = append(files, userHooks)
+	}
 	if o.isHome(o.WorkDir) {
 		return files, nil, nil // the user's own files, read above
 	}
-	paths := configPaths(o.WorkDir, true, dotfiles())
+	paths := projectPaths(o.WorkDir)
 	if len(paths) == 0 {
 		return files, nil, nil
 	}
@@ -446,7 +520,12 @@ func (o *LoadOptions) readFiles() ([]*configFile, []ProjectFile, error) {
 			untrusted = append(untrusted, pf)
 			continue
 		}
-		cf, err := r.decode(path, o.WorkDir, data)
+		var cf *configFile
+		if isHooksFile(path) {
+			cf, err = r.decodeHooksFile(path, data)
+		} else {
+			cf, err = r.decode(path, o.WorkDir, data)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -454,6 +533,16 @@ func (o *LoadOptions) readFiles() ([]*configFile, []ProjectFile, error) {
 		files = append(files, cf)
 	}
 	return files, untrusted, nil
+}
+
+// projectPaths lists the project files of workDir that need trust: the
+// config files, then the hooks file.
+func projectPaths(workDir string) []string {
+	paths := configPaths(workDir, true, dotfiles())
+	if hooks := projectHooksPath(workDir); hooks != "" {
+		paths = append(paths, hooks)
+	}
+	return paths
 }
 
 // dotfiles are the names of mcphost's own file in the home and working
@@ -498,11 +587,13 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 	v.SetDefault(keyNumCtx, defaultNumCtx)
 	v.SetDefault(keyOutput, defaultOutput)
 	v.SetDefault(keyTheme, "auto")
+	v.SetDefault(keyAuditResultBytes, 4096)
 	v.SetDefault(keyMaxReplyBytes, defaultMaxReplyBytes)
 	v.SetDefault(keyModelIdleTimeout, defaultModelIdleTimeout.String())
 	v.SetDefault(keyMaxStdinBytes, defaultMaxStdinBytes)
 	v.SetDefault(keyMaxParallelTools, defaultMaxParallelTools)
 	v.SetDefault(keyMaxToolCalls, defaultMaxToolCalls)
+	v.SetDefault(keyToolShare, defaultToolShare)
 
 	origins := map[string]origin{}
 	for _, f := range files {
@@ -610,6 +701,26 @@ func (g *getter) integer(key string) int {
 	return 0
 }
 
+// number reads a decimal setting from a flag, a number or a string.
+func (g *getter) number(key string) float64 {
+	switch n := g.v.Get(key).(type) {
+	case float64:
+		return n
+	case int:
+		return float64(n)
+	case int64:
+		return float64(n)
+	case uint64:
+		return float64(n)
+	case string:
+		if f, err := strconv.ParseFloat(strings.TrimSpace(n), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f
+		}
+	}
+	g.bad(key, "a number")
+	return 0
+}
+
 // waitDuration reads a duration setting ("30s", "2m"); empty means no
 // limit (-1), "0" no wait at all.
 func (g *getter) waitDuration(key string) time.Duration {
@@ -671,6 +782,19 @@ func (g *getter) boolean(key string) bool {
 	return false
 }
 
+// name says where a setting came from, the way the user gave it:
+// --provider-api-key, MCPHOST_PROVIDER_API_KEY or "provider-api-key" in
+// FILE.
+func (from origin) name(key string, o *LoadOptions) string {
+	switch {
+	case from.env != "":
+		return from.env
+	case from.file != "":
+		return fmt.Sprintf("%q in %s", key, displayPath(from.file, o.HomeDir, o.WorkDir))
+	}
+	return "--" + key
+}
+
 // describe words a problem with a setting, naming it the way the user gave
 // it: --max-steps, MCPHOST_MAX_STEPS or "max-steps" in a file.
 func (o *LoadOptions) describe(key string, from origin, format string, args ...any) *Error {
@@ -696,6 +820,9 @@ func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
 	}
 	if s.MaxResultBytes < 0 {
 		return o.describe(keyMaxResultBytes, origins[keyMaxResultBytes], "must be 0 (about half the context window) or more, got %d", s.MaxResultBytes)
+	}
+	if s.ToolShare < 0 || s.ToolShare > 1 || math.IsNaN(s.ToolShare) {
+		return o.describe(keyToolShare, origins[keyToolShare], "must be from 0 (always offer every tool) to 1 (the whole context window), got %v", s.ToolShare)
 	}
 	for _, b := range []struct {
 		key   string

@@ -250,7 +250,7 @@ func ProjectFiles(opts LoadOptions) ([]ProjectFile, error) {
 	store := o.trustStore()
 	var out []ProjectFile
 	r := fileReader{homeDir: o.HomeDir, workDir: o.WorkDir}
-	for _, path := range configPaths(o.WorkDir, true, dotfiles()) {
+	for _, path := range projectPaths(o.WorkDir) {
 		data, err := r.readBytes(path)
 		if err != nil {
 			return nil, err

@@ -24,23 +24,52 @@ type Conversation struct {
 	// model is r's model, readable during a turn (by an approval
 	// question, say).
 	model atomic.Pointer[provider.ModelInfo]
+	// engine is the backend r calls, switched by SetModel.
+	engine *switchable
+}
+
+// switchable is the backend of a conversation: the runner calls it, and
+// SetModel points it at another engine's backend between turns.
+type switchable struct {
+	p atomic.Pointer[provider.Provider]
+}
+
+func newSwitchable(p provider.Provider) *switchable {
+	s := &switchable{}
+	s.p.Store(&p)
+	return s
+}
+
+func (s *switchable) get() provider.Provider  { return *s.p.Load() }
+func (s *switchable) set(p provider.Provider) { s.p.Store(&p) }
+
+func (s *switchable) Name() string { return s.get().Name() }
+func (s *switchable) Show(ctx context.Context, model string) (provider.ModelInfo, error) {
+	return s.get().Show(ctx, model)
+}
+func (s *switchable) Chat(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
+	return s.get().Chat(ctx, req, onDelta)
 }
 
 // NewConversation starts a conversation with an empty history (but for the
 // system prompt). It shares the Host's servers, policy and audit log.
 func (h *Host) NewConversation() *Conversation {
 	s := h.settings
-	c := &Conversation{h: h, r: runner.New(h.backend, h.approval, runner.Options{
+	engine := newSwitchable(h.backend)
+	c := &Conversation{h: h, engine: engine, r: runner.New(engine, h.approval, runner.Options{
 		Model:        h.model,
 		SystemPrompt: s.SystemPrompt,
 		MaxSteps:     s.MaxSteps,
 		NumCtx:       s.NumCtx,
 		ResultBudget: s.MaxResultBytes,
+		Sampling:     h.samplingFor(h.model.Name),
 		// Zero (settings made in code) means the runner's and the
 		// provider's defaults.
 		MaxParallelTools: s.MaxParallelTools,
 		MaxToolCalls:     s.MaxToolCalls,
 		Limits:           provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
+		ToolShare:        s.ToolShare,
+		Embedder:         h.embedder,
 	})}
 	model := h.model
 	c.model.Store(&model)
@@ -90,7 +119,20 @@ func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Ev
 	// Servers started in the background whose tools are not known yet are
 	// waited for, so that the model is offered every tool.
 	c.h.manager.WaitStarting(ctx)
-	return c.r.Run(ctx, prompt, c.h.pipeline(on))
+	if hk := c.h.hooks; hk != nil {
+		v := hk.UserPromptSubmit(ctx, prompt)
+		if v.Blocked {
+			return Result{}, &blockedError{v.Reason}
+		}
+		if v.Context != "" {
+			prompt += "\n\n" + v.Context
+		}
+	}
+	res, err := c.r.Run(ctx, prompt, c.h.pipeline(on))
+	if hk := c.h.hooks; hk != nil {
+		hk.Stop(context.WithoutCancel(ctx), res.Answer, stopReason(err))
+	}
+	return res, err
 }
 
 // Stream runs one turn and yields its events as they happen, Finished
@@ -155,21 +197,37 @@ func (c *Conversation) Reset() {
 // Model describes the conversation's current model.
 func (c *Conversation) Model() provider.ModelInfo { return *c.model.Load() }
 
-// SetModel switches the conversation to another model of the same engine,
-// after checking with the engine that it has it; the history stays. It
-// waits for a running turn to end.
+// SetModel switches the conversation to another model, after checking
+// with its engine that it has it; the history stays. name is a model
+// reference as -m takes it, so "llamacpp:qwen3" or "gpu-box:MODEL" (an
+// engine a config file names) switches engines too. It waits for a
+// running turn to end.
 func (c *Conversation) SetModel(ctx context.Context, name string) (provider.ModelInfo, error) {
-	info, err := c.h.ShowModel(ctx, name)
+	if c.h.backend == nil {
+		return provider.ModelInfo{}, ErrNoModel
+	}
+	backend, info, err := c.h.engines.resolve(ctx, name)
 	if err != nil {
 		return info, err
 	}
 	c.turn.Lock()
 	defer c.turn.Unlock()
+	c.engine.set(backend)
 	c.r.SetModel(info)
+	c.r.SetSampling(c.h.samplingFor(info.Name))
 	c.model.Store(&info)
 	// Servers' sampling requests go to the model last chosen.
-	c.h.current.Store(&info)
+	c.h.current.Store(&modelChoice{backend: backend, info: info})
 	return info, nil
+}
+
+// Sampling returns the generation parameters the conversation's model
+// calls are sent with (its model's own over the general ones). It waits
+// for a running turn to end.
+func (c *Conversation) Sampling() provider.Sampling {
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	return c.r.Sampling()
 }
 
 // ToolTokens estimates what each tool's declaration costs in every request
@@ -206,4 +264,17 @@ func (c *Conversation) Load(path string) (session.File, error) {
 	}
 	c.SetHistory(f.Messages)
 	return f, nil
+}
+
+// stopReason names how a turn ended, for the Stop hooks.
+func stopReason(err error) string {
+	switch {
+	case err == nil:
+		return "completed"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.Is(err, ErrMaxSteps):
+		return "max_steps"
+	}
+	return "error"
 }

@@ -17,6 +17,16 @@
 //	}
 //	fmt.Println(res.Answer)
 //
+// # Engines
+//
+// Options.Model is a model reference as the command's -m takes it: an
+// Ollama model ("ollama:qwen3:8b"), a model of an OpenAI-compatible engine
+// ("llamacpp:any", "lmstudio:qwen3-8b", "vllm:Qwen/Qwen3-8B",
+// "openai:MODEL" at Options.ProviderURL), or of an engine a config file
+// names under "providers" ("gpu-box:MODEL"). Conversation.SetModel takes
+// the same references, so a conversation can move between engines; Models
+// lists what every engine serves and Pull downloads an Ollama model.
+//
 // # Conversations
 //
 // Host.Prompt continues one default conversation. NewConversation starts

@@ -25,6 +25,9 @@ var (
 	ErrUnreachable = provider.ErrUnreachable
 	// ErrProvider: any other failure the engine reported.
 	ErrProvider = provider.ErrProvider
+	// ErrPromptBlocked: a UserPromptSubmit hook blocked the prompt; the
+	// error says why. Nothing was sent to the model.
+	ErrPromptBlocked = errors.New("the prompt was blocked by a hook")
 	// ErrNoServers: MCP servers were configured and none could start.
 	ErrNoServers = errors.New("no MCP server could start")
 	// ErrMaxSteps: the model was still calling tools at the step limit, or
@@ -65,3 +68,11 @@ type cfgError struct{ err error }
 func (e *cfgError) Error() string        { return e.err.Error() }
 func (e *cfgError) Unwrap() error        { return e.err }
 func (e *cfgError) Is(target error) bool { return target == ErrConfig }
+
+// blockedError is ErrPromptBlocked with the hook's reason.
+type blockedError struct{ reason string }
+
+func (e *blockedError) Error() string {
+	return "a UserPromptSubmit hook blocked the prompt: " + e.reason
+}
+func (e *blockedError) Is(target error) bool { return target == ErrPromptBlocked }

@@ -38,6 +38,10 @@ type (
 	// FinalAnswerRequested comes when the model had to stop calling tools
 	// and is asked for a final answer.
 	FinalAnswerRequested = runner.FinalAnswerRequested
+	// ToolsSelected comes before a model call that is offered only some
+	// of the tools (they would take more than their share of the context
+	// window), and again when the offered set changes: which, and why.
+	ToolsSelected = runner.ToolsSelected
 	// Warning is something the user should know that does not stop the turn.
 	Warning = runner.Warning
 	// Finished is the last event of every turn, with its result and error.

@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,11 +16,12 @@ import (
 	"github.com/mcphost/mcphost/builtin"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/elicit"
+	"github.com/mcphost/mcphost/hooks"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/provider/ollama"
 	"github.com/mcphost/mcphost/sampling"
 	"github.com/mcphost/mcphost/secret"
 	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/toolselect"
 )
 
 // Options configure a Host. The zero value reads the configuration the
@@ -34,6 +37,15 @@ type Options struct {
 	Provider provider.Provider
 	// OllamaHost overrides the config's ollama-host and $OLLAMA_HOST.
 	OllamaHost string
+	// ProviderURL and ProviderAPIKey override the config's provider-url
+	// and provider-api-key: the OpenAI-compatible server of openai:MODEL
+	// and the presets (llamacpp:, lmstudio:, vllm:).
+	ProviderURL, ProviderAPIKey string
+	// Pull pulls the model when its engine (Ollama) does not have it,
+	// as the command's --pull; PullProgress, when set, hears how the
+	// download goes.
+	Pull         bool
+	PullProgress func(provider.PullProgress)
 	// ToolsOnly leaves the model out even when the config names one: the
 	// Host only reaches the MCP servers, and nothing contacts an engine.
 	ToolsOnly bool
@@ -81,6 +93,14 @@ type Options struct {
 	// MaxResultBytes cuts each tool result before the model sees it; 0
 	// means the config's (about half the context window).
 	MaxResultBytes int
+	// ToolShare is the share of the context window the tools may take
+	// before only the most relevant are offered, with a search tool for
+	// the others; 0 means the config's (a quarter by default), a negative
+	// value offers every tool, always.
+	ToolShare float64
+	// EmbedModel names an embedding model of the engine that ranks tools
+	// by meaning too; empty means the config's (none by default).
+	EmbedModel string
 
 	// Allow, Ask and Deny add approval rules (globs over "server__tool"
 	// names) to the config's; Yolo allows every tool that is not denied.
@@ -121,6 +141,10 @@ type Options struct {
 	MaskEvents bool
 	// ClientVersion is the version sent to servers as clientInfo.
 	ClientVersion string
+	// Interactive tells hooks that a person is at the terminal (a chat).
+	Interactive bool
+	// NoHooks runs none of the configured hooks.
+	NoHooks bool
 }
 
 // StartMode says when a Host starts its servers.
@@ -151,11 +175,19 @@ type Host struct {
 	warn     func(string)
 
 	backend provider.Provider
+	// engines builds and keeps the backends of every engine a model
+	// reference may name, for switches across engines.
+	engines *engines
 	// model is what the engine said about the configured model; its Name
 	// is empty when the Host has no model.
 	model provider.ModelInfo
+	// embedder ranks tools by meaning, with the embed-model setting; nil
+	// without one. Its cache is shared by the conversations.
+	embedder toolselect.Embedder
 
 	manager *servers.Manager
+	// hooks runs the user\'s hooks; nil when there are none or --no-hooks.
+	hooks *hooks.Runner
 	// startErrs are the servers' first start failures, by server.
 	startErrs map[string]error
 	approval  *approval.Toolbox
@@ -168,9 +200,9 @@ type Host struct {
 	// policyApprover is true while approver is the --sampling setting.
 	policyApprover atomic.Bool
 	onChange       atomic.Pointer[func(ListChange)]
-	// current is the model of the conversation that last chose one: the
-	// model that answers servers' sampling requests.
-	current atomic.Pointer[provider.ModelInfo]
+	// current is the model (and its engine) of the conversation that
+	// last chose one: the model that answers servers' sampling requests.
+	current atomic.Pointer[modelChoice]
 	// toolbox is the servers' tools and the host's own resource tools,
 	// as the approval policy sees them.
 	toolbox *hostTools
@@ -191,7 +223,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{settings: settings, opts: opts, mask: secret.FromServers(settings.Servers)}
+	h := &Host{settings: settings, opts: opts, mask: secret.FromSettings(settings)}
 	if opts.Logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
 	} else {
@@ -248,11 +280,29 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	if opts.OllamaHost != "" {
 		s.OllamaHost = opts.OllamaHost
 	}
+	if opts.ProviderURL != "" {
+		s.ProviderURL = opts.ProviderURL
+	}
+	if opts.ProviderAPIKey != "" {
+		s.ProviderAPIKey, s.ProviderKeySource = opts.ProviderAPIKey, "host.Options.ProviderAPIKey"
+	}
+	s.Pull = s.Pull || opts.Pull
 	if opts.SystemPrompt != "" {
 		s.SystemPrompt = opts.SystemPrompt
 	}
 	if opts.AuditLog != "" {
 		s.Audit = opts.AuditLog
+	}
+	switch {
+	case opts.ToolShare < 0:
+		s.ToolShare = 0
+	case opts.ToolShare > 1:
+		return nil, configError(fmt.Errorf("host.Options.ToolShare must be at most 1 (the whole context window), got %v", opts.ToolShare))
+	case opts.ToolShare > 0:
+		s.ToolShare = opts.ToolShare
+	}
+	if opts.EmbedModel != "" {
+		s.EmbedModel = opts.EmbedModel
 	}
 	for _, v := range []struct {
 		name string
@@ -271,12 +321,15 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	s.Approval.Deny = append(append([]string{}, s.Approval.Deny...), opts.Deny...)
 	s.Yolo = s.Yolo || opts.Yolo
 	s.NoCache = s.NoCache || opts.NoCache
+	s.NoHooks = s.NoHooks || opts.NoHooks
 	return &s, nil
 }
 
 // start does the work of New.
 func (h *Host) start(ctx context.Context) error {
 	s := h.settings
+	h.engines = &engines{settings: s, fixed: h.opts.Provider, warn: h.warn,
+		logRetry: func(b provider.Provider) { setRetry(b, 0, h) }}
 	var modelName string
 	if !h.opts.ToolsOnly && (s.Model != "" || h.opts.Provider != nil) {
 		var err error
@@ -292,7 +345,11 @@ func (h *Host) start(ctx context.Context) error {
 		}
 	}
 	if s.Audit != "" {
-		log, err := audit.Open(s.Audit, h.mask, h.warn)
+		keep := s.AuditResultBytes
+		if keep <= 0 {
+			keep = -1 // none
+		}
+		log, err := audit.Open(s.Audit, h.mask, h.warn, keep)
 		if err != nil {
 			return configError(err)
 		}
@@ -325,6 +382,9 @@ func (h *Host) start(ctx context.Context) error {
 	}
 	h.manager = servers.NewManager(s.Servers, mopts)
 	h.toolbox = &hostTools{m: h.manager}
+	if !s.NoHooks {
+		h.hooks = h.newHooks()
+	}
 	h.approval = h.newApproval()
 
 	// The servers start while the engine describes the model: start-up
@@ -335,7 +395,7 @@ func (h *Host) start(ctx context.Context) error {
 		wg      sync.WaitGroup
 	)
 	if modelName != "" {
-		wg.Go(func() { info, showErr = h.backend.Show(ctx, modelName) })
+		wg.Go(func() { info, showErr = h.show(ctx, modelName) })
 	}
 	startErrs := h.manager.Start(ctx)
 	wg.Wait()
@@ -364,38 +424,67 @@ func (h *Host) start(ctx context.Context) error {
 				modelName, strings.Join(info.Capabilities, ", ")))
 		}
 		h.model = info
-		h.current.Store(&info)
+		h.current.Store(&modelChoice{backend: h.backend, info: info})
+		h.embedder = h.newEmbedder()
 	}
 	return nil
+}
+
+// newEmbedder returns what ranks tools by meaning with the embed-model
+// setting, or nil without one or when the engine cannot embed.
+func (h *Host) newEmbedder() toolselect.Embedder {
+	name := h.settings.EmbedModel
+	if name == "" {
+		return nil
+	}
+	if _, m, err := provider.ParseModel(name); err == nil {
+		name = m
+	}
+	e, ok := h.backend.(provider.Embedder)
+	if !ok {
+		h.warn(fmt.Sprintf("embed-model %q is not used: the model's engine cannot embed; tools are ranked by their words", name))
+		return nil
+	}
+	return toolselect.NewCache(toolselect.EmbedFunc(func(ctx context.Context, texts []string) ([][]float32, error) {
+		return e.Embed(ctx, name, texts)
+	}))
 }
 
 // newProvider returns the engine of the configured model and the model's
 // name on it.
 func (h *Host) newProvider() (provider.Provider, string, error) {
 	s := h.settings
-	if h.opts.Provider != nil {
-		name := s.Model
-		if _, m, err := provider.ParseModel(s.Model); err == nil {
-			name = m
-		}
-		if name == "" {
-			return nil, "", configError(errors.New("no model: give host.Options.Model with host.Options.Provider"))
-		}
-		return h.opts.Provider, name, nil
+	if h.opts.Provider != nil && strings.TrimSpace(s.Model) == "" {
+		return nil, "", configError(errors.New("no model: give host.Options.Model with host.Options.Provider"))
 	}
-	providerName, modelName, err := provider.ParseModel(s.Model)
+	engine, modelName, err := h.engines.parse(s.Model)
 	if err != nil {
 		return nil, "", configError(err)
 	}
-	if providerName != "ollama" {
-		return nil, "", configError(fmt.Errorf("unknown provider %q in model %q: use ollama:MODEL", providerName, s.Model))
+	if engine == provider.EngineOllama && s.ProviderURL != "" && h.opts.Provider == nil {
+		// The URL would be ignored, and the error would be about Ollama.
+		h.warn(fmt.Sprintf("--provider-url is set, but %q names an Ollama model: write -m openai:%s (or llamacpp:, lmstudio:, vllm:) to use the server at that URL", s.Model, modelName))
 	}
-	backend, err := ollama.New(s.OllamaHost, nil)
+	backend, err := h.engines.get(engine)
 	if err != nil {
-		return nil, "", configError(err)
+		return nil, "", err
 	}
-	backend.SetRetry(ollama.LoggedRetry(h.logger))
 	return backend, modelName, nil
+}
+
+// show asks the engine about the configured model and, when it does not
+// have the model and the settings say to pull, pulls it first.
+func (h *Host) show(ctx context.Context, model string) (provider.ModelInfo, error) {
+	info, err := h.backend.Show(ctx, model)
+	puller, canPull := h.backend.(provider.Puller)
+	if !errors.Is(err, provider.ErrModelNotFound) || !h.settings.Pull || !canPull {
+		return info, err
+	}
+	h.logger.Debug("pulling the model", "model", model)
+	if err := puller.Pull(ctx, model, h.opts.PullProgress); err != nil {
+		return info, err
+	}
+	return h.backend.Show(ctx, model)
 }
 
 // newApproval wraps the manager in the approval policy of the settings.
@@ -423,12 +512,35 @@ func (h *Host) newApproval() *approval.Toolbox {
 		Info:    h.toolbox,
 		Builtin: func(server string) bool { return builtins[server] },
 		Notice:  h.warn,
-		Asker:   h.opts.Asker,
+		Asker:   h.notifying(h.opts.Asker),
 	}
 	if h.audit != nil {
 		opts.Observer = h.audit
 	}
+	if h.hooks != nil {
+		opts.Hooks = h.hooks
+	}
 	return approval.New(h.toolbox, opts)
+}
+
+// newHooks builds the runner of the configured hooks; nil when none.
+func (h *Host) newHooks() *hooks.Runner {
+	var id [8]byte
+	_, _ = rand.Read(id[:])
+	opts := hooks.Options{
+		SessionID: hex.EncodeToString(id[:]), Model: h.settings.Model,
+		Interactive: h.opts.Interactive, Logger: h.logger, Warn: h.warn,
+	}
+	if h.audit != nil {
+		opts.Record = h.audit.ObserveHook
+	}
+	return hooks.New(h.settings.Hooks, opts)
+}
+
+// samplingFor returns the generation parameters of model: its own (from
+// the config's models section) over the general ones.
+func (h *Host) samplingFor(model string) provider.Sampling {
+	return h.settings.Sampling.Over(h.settings.ModelSampling[model])
 }
 
 // elicit is the manager's elicitation handler: whoever answers now.
@@ -439,15 +551,34 @@ func (h *Host) elicit(ctx context.Context, req elicit.Request) (elicit.Result, e
 // SetElicitor makes f answer the servers' requests for input from now on;
 // nil goes back to the configured answer.
 func (h *Host) SetElicitor(f elicit.Func) {
-	if f == nil {
+	switch {
+	case f == nil:
 		f = elicit.Handler(h.settings.Elicitation, h.warn)
+	case h.hooks != nil:
+		// Someone is asked: the Notification hooks hear of it first.
+		asked := f
+		f = func(ctx context.Context, req elicit.Request) (elicit.Result, error) {
+			h.hooks.Notification(ctx, fmt.Sprintf("server %s asks for input: %s", req.Server, req.Message))
+			return asked(ctx, req)
+		}
 	}
 	h.elicitor.Store(&f)
 }
 
 // SetAsker sets who is asked about tool calls that need approval; nil
 // refuses them.
-func (h *Host) SetAsker(a approval.Asker) { h.approval.SetAsker(a) }
+func (h *Host) SetAsker(a approval.Asker) { h.approval.SetAsker(h.notifying(a)) }
+
+// notifying runs the Notification hooks before a question to the user.
+func (h *Host) notifying(a approval.Asker) approval.Asker {
+	if a == nil || h.hooks == nil {
+		return a
+	}
+	return approval.AskerFunc(func(ctx context.Context, req approval.Request) (approval.Answer, error) {
+		h.hooks.Notification(ctx, fmt.Sprintf("mcphost needs your approval to run %s", req.Name))
+		return a.Ask(ctx, req)
+	})
+}
 
 // Settings returns the configuration the Host runs with. It must not be
 // modified.
@@ -457,20 +588,15 @@ func (h *Host) Settings() *config.Settings { return h.settings }
 // empty when the Host has no model.
 func (h *Host) Model() provider.ModelInfo { return h.model }
 
-// ShowModel asks the engine about a model, as a switch to it would.
+// ShowModel asks a model's engine about it, as a switch to it would. name
+// is a model reference as -m takes it: "engine:model" names another
+// engine than the Host's.
 func (h *Host) ShowModel(ctx context.Context, name string) (provider.ModelInfo, error) {
 	if h.backend == nil {
 		return provider.ModelInfo{}, ErrNoModel
 	}
-	if _, m, err := provider.ParseModel(name); err == nil {
-		name = m
-	}
-	info, err := h.backend.Show(ctx, name)
-	if err != nil {
-		return info, err
-	}
-	info.Name = name
-	return info, nil
+	_, info, err := h.engines.resolve(ctx, name)
+	return info, err
 }
 
 // Mask hides the config's secrets (header and env values) in s.

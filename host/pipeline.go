@@ -79,5 +79,12 @@ func logEvent(l *slog.Logger, ev Event) {
 			"estimated_tokens", ev.EstimatedTokens, "budget_tokens", ev.ContextWindow, "fits", ev.Fits)
 	case FinalAnswerRequested:
 		l.Debug("asking for a final answer without tools", "reason", ev.Reason)
+	case ToolsSelected:
+		offered := make([]string, len(ev.Offered))
+		for i, name := range ev.Offered {
+			offered[i] = name + " (" + ev.Reasons[i] + ")"
+		}
+		l.Debug("tools selected", "step", ev.Step, "offered", len(ev.Offered), "of", ev.Total, "estimated_tokens", ev.Tokens,
+			"budget_tokens", ev.Budget, "ranker", ev.Ranker, "tools", strings.Join(offered, ", "))
 	}
 }

@@ -13,6 +13,12 @@ import (
 	"github.com/mcphost/mcphost/tool"
 )
 
+// modelChoice is a model and the engine that serves it.
+type modelChoice struct {
+	backend provider.Provider
+	info    provider.ModelInfo
+}
+
 // samplingMethod names sampling requests in the audit log, where tool
 // calls have their tool's name.
 const samplingMethod = "sampling/createMessage"
@@ -58,9 +64,9 @@ func (h *Host) sample(ctx context.Context, req sampling.Request) (res sampling.R
 	if !h.isPolicy() {
 		rec.Outcome = approval.AskedYes
 	}
-	model := h.model
+	backend, model := h.backend, h.model
 	if cur := h.current.Load(); cur != nil {
-		model = *cur
+		backend, model = cur.backend, cur.info
 	}
 	var msgs []provider.Message
 	if req.SystemPrompt != "" {
@@ -77,10 +83,12 @@ func (h *Host) sample(ctx context.Context, req sampling.Request) (res sampling.R
 		msgs = append(msgs, msg)
 	}
 	s := h.settings
-	resp, err := h.backend.Chat(ctx, provider.Request{
+	resp, err := backend.Chat(ctx, provider.Request{
 		Model: model.Name, Messages: msgs,
 		NumCtx:    runner.ContextWindow(model, s.NumCtx),
-		MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.StopSequences,
+		// The server's limit, temperature and stops over the model's own
+		// generation parameters.
+		Sampling: h.samplingFor(model.Name).Over(provider.Sampling{MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.StopSequences}),
 		Limits: provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
 	}, nil)
 	if err != nil {

@@ -2,8 +2,8 @@
 // tests, in the manner of net/http/httptest.
 //
 // A [Server] answers /api/chat from a queue of [Reply] values (or a function
-// of the request), describes its [Model] values on /api/show, and records
-// every chat request it receives. Replies are encoded with Ollama's own api
+// of the request), describes its [Model] values on /api/show, embeds texts
+// on /api/embed, and records every chat and embed request it receives. Replies are encoded with Ollama's own api
 // types and streamed as NDJSON, so a client sees Ollama's wire format,
 // including its error bodies and status codes. It is meant for unit tests,
 // for end-to-end tests that run the mcphost binary against Server.URL, and
@@ -146,6 +146,10 @@ type Server struct {
 	chats    [][]byte // raw /api/chat bodies, decoded afresh by Requests
 	shows    []string
 	loaded   map[string]int // model → num_ctx of its last chat, for /api/ps
+	pullable map[string]Model
+	pulls    []string
+	embed    func(model string, input []string) EmbedReply
+	embeds   []api.EmbedRequest
 	closeOne sync.Once
 }
 
@@ -162,9 +166,11 @@ func NewServer(models ...Model) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/chat", s.serveChat)
 	mux.HandleFunc("POST /api/show", s.serveShow)
+	mux.HandleFunc("POST /api/embed", s.serveEmbed)
 	mux.HandleFunc("GET /api/version", s.serveVersion)
 	mux.HandleFunc("GET /api/tags", s.serveTags)
 	mux.HandleFunc("GET /api/ps", s.servePs)
+	mux.HandleFunc("POST /api/pull", s.servePull)
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "Ollama is running")
@@ -172,6 +178,31 @@ func NewServer(models ...Model) *Server {
 	s.ts = httptest.NewServer(mux)
 	s.URL = s.ts.URL
 	return s
+}
+
+// Pullable makes models available to /api/pull: a pull streams Ollama's
+// progress (the manifest, one layer of PullSize bytes in four steps, the
+// digest check) and then the server has the model. Pulling any other name
+// fails as Ollama does for a name its registry lacks.
+func (s *Server) Pullable(models ...Model) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pullable == nil {
+		s.pullable = make(map[string]Model)
+	}
+	for _, m := range models {
+		s.pullable[modelKey(m.Name)] = m.withDefaults()
+	}
+}
+
+// PullSize is the size of the one layer a pull downloads.
+const PullSize = 4 << 20
+
+// PullRequests returns the model names asked for on /api/pull, in order.
+func (s *Server) PullRequests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.pulls)
 }
 
 // Close stops the server, ending replies still waiting on Hold or Delay.
@@ -590,6 +621,55 @@ func details(m Model) api.ModelDetails {
 		ParameterSize:     "1M",
 		QuantizationLevel: "F16",
 	}
+}
+
+func (s *Server) servePull(w http.ResponseWriter, r *http.Request) {
+	var req api.PullRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	//lint:ignore SA1019 older clients still send "name"; the server must read it
+	name := cmp.Or(req.Model, req.Name)
+	s.mu.Lock()
+	s.pulls = append(s.pulls, name)
+	m, ok := s.pullable[modelKey(name)]
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	send := func(v any) bool {
+		b, _ := json.Marshal(v)
+		if _, err := w.Write(append(b, '\n')); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	if !send(api.ProgressResponse{Status: "pulling manifest"}) {
+		return
+	}
+	if !ok {
+		// What Ollama streams for a name its registry does not have.
+		send(map[string]string{"error": "pull model manifest: file does not exist"})
+		return
+	}
+	digest := "sha256:6a0746a1ec1aef3e7ec53868f220ff6e389f6f8ef87a01d77c96807de94ca2aa"
+	for i := range 5 {
+		if !send(api.ProgressResponse{Status: "pulling " + digest[7:19], Digest: digest, Total: PullSize, Completed: int64(i) * PullSize / 4}) {
+			return
+		}
+	}
+	for _, st := range []string{"verifying sha256 digest", "writing manifest"} {
+		if !send(api.ProgressResponse{Status: st}) {
+			return
+		}
+	}
+	s.mu.Lock()
+	if s.models != nil {
+		s.models[modelKey(name)] = m
+	}
+	s.mu.Unlock()
+	send(api.ProgressResponse{Status: "success"})
 }
 
 // displayName is how Ollama lists a model: with its tag.

@@ -1,7 +1,9 @@
 // Package provider defines the neutral conversation types the runner speaks
 // (messages, tool calls, tool declarations, token usage) and the small
-// Provider interface a model backend implements. Backends live in
-// subpackages (provider/ollama); the runner never sees their wire types.
+// Provider interface a model backend implements, with the optional Lister
+// and Puller. Backends live in subpackages (provider/ollama, and
+// provider/openai for every OpenAI-compatible engine); the runner never
+// sees their wire types.
 package provider
 
 import (
@@ -87,13 +89,52 @@ type Request struct {
 	// Limits bound the call: the size of the reply and how long the
 	// engine may stay silent. Backends enforce them with Limits.Watch.
 	Limits Limits
-	// MaxTokens bounds the reply, in tokens (Ollama's num_predict); 0
-	// leaves it to the model. Temperature, when not nil, replaces the
-	// model's; Stop ends the reply at any of these strings. A server's
-	// sampling request sets them.
-	MaxTokens   int
-	Temperature *float64
-	Stop        []string
+	// Sampling are the generation parameters; the zero value leaves every
+	// one to the engine.
+	Sampling Sampling
+}
+
+// Sampling are the generation parameters of a model call. A nil pointer or
+// a zero MaxTokens leaves that parameter to the engine; small local models
+// call tools more reliably with a low temperature.
+type Sampling struct {
+	Temperature *float64 `json:"temperature,omitempty"`
+	TopP        *float64 `json:"top_p,omitempty"`
+	TopK        *int     `json:"top_k,omitempty"`
+	// MaxTokens bounds the reply (Ollama's num_predict).
+	MaxTokens int  `json:"max_tokens,omitempty"`
+	Seed      *int `json:"seed,omitempty"`
+	// Stop ends the reply at any of these strings.
+	Stop []string `json:"stop,omitempty"`
+}
+
+// Over returns s with every parameter that o sets taken from o: a model's
+// own parameters over the general ones.
+func (s Sampling) Over(o Sampling) Sampling {
+	if o.Temperature != nil {
+		s.Temperature = o.Temperature
+	}
+	if o.TopP != nil {
+		s.TopP = o.TopP
+	}
+	if o.TopK != nil {
+		s.TopK = o.TopK
+	}
+	if o.MaxTokens != 0 {
+		s.MaxTokens = o.MaxTokens
+	}
+	if o.Seed != nil {
+		s.Seed = o.Seed
+	}
+	if o.Stop != nil {
+		s.Stop = o.Stop
+	}
+	return s
+}
+
+// IsZero reports whether s leaves everything to the engine.
+func (s Sampling) IsZero() bool {
+	return s.Temperature == nil && s.TopP == nil && s.TopK == nil && s.MaxTokens == 0 && s.Seed == nil && s.Stop == nil
 }
 
 // Delta is a piece of streamed output.
@@ -123,6 +164,17 @@ type ModelInfo struct {
 	Capabilities []string
 	// ContextLength is the model's trained context window; 0 when unknown.
 	ContextLength int
+	// FixedContext means ContextLength is the window the engine serves
+	// the model with (llama.cpp's --ctx-size, vLLM's --max-model-len, a
+	// model LM Studio has loaded), which no request can change: it is the
+	// window to budget for, whatever --num-ctx says.
+	FixedContext bool
+	// CapabilitiesAssumed means the engine does not say what the model
+	// can do (vLLM, most OpenAI-compatible servers): Capabilities holds
+	// what is assumed, completion and tools.
+	CapabilitiesAssumed bool
+	// Size is the model's size in bytes, 0 when the engine does not say.
+	Size int64
 }
 
 // Has reports whether the model has the named capability.
@@ -140,6 +192,32 @@ type Provider interface {
 	// passes req.Limits fails with an *Error wrapping ErrReplyTooLarge or
 	// ErrIdle.
 	Chat(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
+}
+
+// Lister is a backend that can list the models it serves, for "mcphost
+// models" and the chat's /model.
+type Lister interface {
+	// ListModels returns the engine's models, sorted by name, with what
+	// the engine says about each.
+	ListModels(ctx context.Context) ([]ModelInfo, error)
+}
+
+// PullProgress is one step of a model download.
+type PullProgress struct {
+	// Status is the engine's word for the step ("pulling manifest",
+	// "pulling sha256:…", "verifying sha256 digest", "success").
+	Status string
+	// Completed and Total are the bytes of the part being downloaded;
+	// Total is 0 for steps that download nothing.
+	Completed, Total int64
+}
+
+// Puller is a backend that can download a model it does not have
+// (Ollama's /api/pull).
+type Puller interface {
+	// Pull downloads model, calling progress (which may be nil) as it
+	// goes. It returns an *Error worded for the user.
+	Pull(ctx context.Context, model string, progress func(PullProgress)) error
 }
 
 // Sentinel kinds of provider failure, for errors.Is.
@@ -167,3 +245,10 @@ func (e *Error) Is(target error) bool { return target == e.Kind }
 
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Embedder is a Provider that can also embed texts with an embedding
+// model: one vector per text, in order, whose cosine similarities say how
+// close the texts' meanings are.
+type Embedder interface {
+	Embed(ctx context.Context, model string, texts []string) ([][]float32, error)
+}

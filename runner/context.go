@@ -28,10 +28,9 @@ func (r *Runner) estimates() []int {
 // estimate, leaving out the oldest turns when they would overflow the
 // context window. It warns once when the tools alone take more than half
 // of the window.
-func (r *Runner) fit(tools []provider.Tool, ts *toolSet, emit func(Event)) ([]provider.Message, int) {
-	toolTokens := 0
-	if tools != nil {
-		toolTokens = ts.tokens
+func (r *Runner) fit(tools []provider.Tool, toolTokens int, ts *toolSet, emit func(Event)) ([]provider.Message, int) {
+	if tools == nil {
+		toolTokens = 0
 	}
 	est := r.estimates()
 	total := toolTokens
@@ -44,7 +43,7 @@ func (r *Runner) fit(tools []provider.Tool, ts *toolSet, emit func(Event)) ([]pr
 	}
 	if tools != nil && !r.warnedTools && r.estimator.Tokens(toolTokens) > window/2 {
 		r.warnedTools = true
-		emit(Warning{Message: toolsWarning(ts, window, &r.estimator)})
+		emit(Warning{Message: toolsWarning(ts, len(tools), toolTokens, window, &r.estimator)})
 	}
 	limit := window - answerReserve(window)
 	if r.estimator.Tokens(total) <= limit && r.dropped == 0 {
@@ -62,7 +61,7 @@ func (r *Runner) fit(tools []provider.Tool, ts *toolSet, emit func(Event)) ([]pr
 
 // toolsWarning says how much of the window the tools take, and which
 // servers take most of it.
-func toolsWarning(ts *toolSet, window int, e *budget.Estimator) string {
+func toolsWarning(ts *toolSet, count, tokens, window int, e *budget.Estimator) string {
 	var biggest []string
 	for i, s := range ts.servers {
 		if i == 3 {
@@ -76,5 +75,5 @@ func toolsWarning(ts *toolSet, window int, e *budget.Estimator) string {
 	}
 	return fmt.Sprintf("the %d tools take about %d tokens, more than half of the %d-token context window (biggest: %s); "+
 		"the model has little room left for the conversation: raise --num-ctx if the model allows it, or limit the tools with allowedTools/excludedTools",
-		len(ts.offered), e.Tokens(ts.tokens), window, strings.Join(biggest, ", "))
+		count, e.Tokens(tokens), window, strings.Join(biggest, ", "))
 }

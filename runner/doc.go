@@ -8,7 +8,9 @@
 // model is shown; toolcall recovers calls written as text, resolves
 // shortened tool names and checks arguments against the original schemas;
 // budget keeps the request inside the context window and tool results
-// inside their byte budget. A repeated call or the step limit ends the loop
+// inside their byte budget; toolselect picks the tools to offer when all of
+// them would take more than their share of the window, and the runner
+// answers the search tool that finds the others itself. A repeated call or the step limit ends the loop
 // with one more model call, without tools, for a final answer.
 //
 // The runner never prints, never reads the terminal and never exits the

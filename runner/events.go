@@ -140,6 +140,26 @@ type FinalAnswerRequested struct {
 	Reason string
 }
 
+// ToolsSelected is sent before a model call that is offered only some of
+// the tools, because all of them would take more than their share of the
+// context window (Options.ToolShare), and again within a turn whenever
+// the offered set changes (a search found more).
+type ToolsSelected struct {
+	Step int
+	// Offered names the tools offered, in the order sent, the search
+	// tool last; Reasons says why each is (ReasonNamed, ReasonCalled,
+	// ReasonFound, ReasonRanked, ReasonSpare, ReasonSearch).
+	Offered, Reasons []string
+	// Total is how many tools there are, the search tool not counted.
+	Total int
+	// Tokens is the estimated size of the offered declarations, and
+	// Budget the share of the context window they may take.
+	Tokens, Budget int
+	// Ranker says how the request was matched: RankerLexical or
+	// RankerEmbedding.
+	Ranker string
+}
+
 // Warning is something the user should know that does not stop the run.
 type Warning struct{ Message string }
 
@@ -161,5 +181,6 @@ func (ToolCallRepaired) event()     {}
 func (ToolCallRejected) event()     {}
 func (HistoryTrimmed) event()       {}
 func (FinalAnswerRequested) event() {}
+func (ToolsSelected) event()        {}
 func (Warning) event()              {}
 func (Finished) event()             {}

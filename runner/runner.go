@@ -15,6 +15,7 @@ import (
 	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/tool"
 	"github.com/mcphost/mcphost/toolcall"
+	"github.com/mcphost/mcphost/toolselect"
 )
 
 // DefaultMaxSteps bounds the number of tool-calling model calls in one run.
@@ -102,6 +103,8 @@ type Options struct {
 	// a longer result is cut in the middle with a visible marker. 0 means
 	// DefaultResultBudget of the window; a negative value means no cap.
 	ResultBudget int
+	// Sampling are the generation parameters sent with every model call.
+	Sampling provider.Sampling
 	// MaxParallelTools is how many tool calls of one model message run at
 	// once; the others wait their turn. 0 means DefaultMaxParallelTools.
 	MaxParallelTools int
@@ -112,12 +115,26 @@ type Options struct {
 	// Limits bound every model call: the size of a reply and how long the
 	// engine may stay silent (zero fields: the provider's defaults).
 	Limits provider.Limits
+	// ToolShare is the share of the context window the tools may take
+	// (0.25: a quarter). When every tool would take more, each request
+	// offers the tools the prompt names, those called earlier in the
+	// conversation and the best matches for the prompt, as many as fit
+	// in the share, and a search tool (SearchToolName) that finds the
+	// others; ToolsSelected says which. 0 offers every tool, always.
+	ToolShare float64
+	// Embedder, when not nil, ranks tools by the meaning of the request
+	// as well as by its words, when only some are offered (see package
+	// toolselect). If it fails, the ranking falls back to words alone
+	// for the rest of the conversation, with a warning.
+	Embedder toolselect.Embedder
 }
 
 // ContextWindow is the num_ctx to ask for a model: its trained length,
-// capped by limit (0: no cap); limit when the length is unknown.
+// capped by limit (0: no cap); limit when the length is unknown. A window
+// the engine fixed (ModelInfo.FixedContext) is the window, whatever limit
+// says: no request can change it.
 func ContextWindow(m provider.ModelInfo, limit int) int {
-	if m.ContextLength > 0 && (limit == 0 || m.ContextLength < limit) {
+	if m.ContextLength > 0 && (m.FixedContext || limit == 0 || m.ContextLength < limit) {
 		return m.ContextLength
 	}
 	return limit
@@ -156,6 +173,15 @@ type Runner struct {
 	callSeq int
 	// markers index the call markers streamed text is held back at.
 	markers *[256][]string
+	// called holds the tools called in the conversation, read from the
+	// history up to calledSeen; embedFailed is set once the embedding
+	// model failed.
+	called      map[string]bool
+	calledSeen  int
+	embedFailed bool
+	// search is the search tool's name while the current step offers
+	// it, empty otherwise.
+	search string
 }
 
 // New returns a Runner with an empty conversation. tools may be nil.
@@ -181,6 +207,7 @@ func (r *Runner) Reset() {
 		r.history = append(r.history, provider.Message{Role: provider.RoleSystem, Content: r.opts.SystemPrompt})
 	}
 	r.msgTokens, r.dropped = r.msgTokens[:0], 0
+	r.forgetCalls()
 }
 
 // History returns a copy of the conversation so far, including turns left
@@ -193,6 +220,7 @@ func (r *Runner) History() []provider.Message {
 func (r *Runner) SetHistory(msgs []provider.Message) {
 	r.history = append(r.history[:0], msgs...)
 	r.msgTokens, r.dropped = r.msgTokens[:0], 0
+	r.forgetCalls()
 }
 
 // Model returns what the runner knows about its model.
@@ -205,6 +233,13 @@ func (r *Runner) SetModel(m provider.ModelInfo) {
 	r.opts.Model = m
 	r.estimator = budget.Estimator{}
 }
+
+// SetSampling changes the generation parameters of the following calls
+// (another model may have its own).
+func (r *Runner) SetSampling(s provider.Sampling) { r.opts.Sampling = s }
+
+// Sampling returns the generation parameters sent with each call.
+func (r *Runner) Sampling() provider.Sampling { return r.opts.Sampling }
 
 // window is the context window asked of the current model.
 func (r *Runner) window() int { return ContextWindow(r.opts.Model, r.opts.NumCtx) }
@@ -263,10 +298,19 @@ func (r *Runner) RunMessages(ctx context.Context, msgs []provider.Message, emit 
 // run is RunMessages without its Finished event.
 func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event)) (Result, error) {
 	r.history = append(r.history, in...)
+	// Tools are selected for what the user's messages ask.
+	var asked []string
+	for _, m := range in {
+		if m.Role == provider.RoleUser {
+			asked = append(asked, m.Content)
+		}
+	}
+	prompt := strings.Join(asked, "\n")
 	var (
 		res   Result
 		stop  error // set once the model must answer without tools
 		guard loopGuard
+		turn  = r.newTurnSelection(prompt)
 	)
 	for step := 1; ; step++ {
 		ts := r.toolSet()
@@ -274,11 +318,15 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			stop = fmt.Errorf("%w (%d): the model kept calling tools and was asked to answer with what it had; raise --max-steps to allow more", ErrMaxSteps, r.opts.MaxSteps)
 			emit(FinalAnswerRequested{Reason: fmt.Sprintf("the step limit (%d) was reached", r.opts.MaxSteps)})
 		}
-		var tools []provider.Tool
+		var (
+			tools      []provider.Tool
+			toolTokens int
+		)
+		r.search = ""
 		if stop == nil && r.tools != nil && r.opts.Model.Has(provider.CapabilityTools) {
-			tools = ts.offered
+			tools, toolTokens, r.search = r.offer(ctx, ts, turn, step, emit)
 		}
-		msgs, raw := r.fit(tools, ts, emit)
+		msgs, raw := r.fit(tools, toolTokens, ts, emit)
 		if stop != nil {
 			msgs = append(msgs[:len(msgs):len(msgs)], provider.Message{Role: provider.RoleUser, Content: finalPrompt})
 			raw += budget.Message(msgs[len(msgs)-1])
@@ -292,6 +340,7 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			NumCtx:   r.window(),
 			Think:    r.opts.Model.Has(provider.CapabilityThinking),
 			Limits:   r.opts.Limits,
+			Sampling: r.opts.Sampling,
 		}, hold.delta)
 		res.Steps = step
 		if err != nil {
@@ -335,7 +384,9 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			res.Answer = msg.Content
 			return res, stop
 		}
-		for _, f := range r.callTools(ctx, plan, emit, &res) {
+		for _, f := range r.callTools(ctx, plan, emit, &res, func(query string) ToolOutput {
+			return r.searchTools(ctx, ts, turn, query, emit)
+		}) {
 			res.ToolCalls = append(res.ToolCalls, f.event)
 			r.history = append(r.history, f.message)
 		}
@@ -370,12 +421,14 @@ func (r *Runner) recoverCalls(msg provider.Message, ts *toolSet) (provider.Messa
 	for i, c := range cands {
 		args := c.Arguments
 		name, err := ts.catalog.Resolve(c.Name)
-		if err != nil {
+		switch {
+		case r.search != "" && err != nil && isSearchCall(c.Name, r.search):
+		case err != nil:
 			var ne *toolcall.NameError
 			if !errors.As(err, &ne) || len(ne.Matches) == 0 {
 				return msg, false
 			}
-		} else {
+		default:
 			schema := ts.byName[name].schema
 			if c.Text {
 				args = schema.TypeText(args)
@@ -403,6 +456,9 @@ type dispatch struct {
 	// rejected, when not empty, is the result the model gets instead of
 	// running the call.
 	rejected string
+	// search is set for a call of the search tool, which the runner
+	// answers itself.
+	search string
 }
 
 // loopGuard notices the same call made LoopLimit times in a row.
@@ -450,6 +506,15 @@ func (r *Runner) plan(calls []provider.ToolCall, ts *toolSet, recovered bool, gu
 		}
 		name, err := ts.catalog.Resolve(c.Name)
 		switch {
+		case r.search != "" && err != nil && isSearchCall(c.Name, r.search):
+			// Answered by the runner, never sent to the toolbox (or its
+			// approval): it only reads the tool list.
+			d.call.Name, d.server, d.tool = r.search, "mcphost", "search_tools"
+			if q, ok := searchQuery(d.call.Arguments); ok {
+				d.search = q
+			} else {
+				d.rejected = fmt.Sprintf(`%s needs the argument "query": what you need to do, in a few words, e.g. {"query": "read a file"}`, r.search)
+			}
 		case err != nil:
 			d.rejected = err.Error()
 		default:
@@ -490,8 +555,8 @@ type finishedCall struct {
 // callTools runs the planned calls of one model turn concurrently, at
 // most MaxParallelTools at a time, and returns their results in call
 // order, which is the order the model expects them back. Refused calls
-// get their refusal as the result.
-func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event), res *Result) []finishedCall {
+// get their refusal as the result; search calls, search's answer.
+func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event), res *Result, search func(query string) ToolOutput) []finishedCall {
 	slots := make(chan struct{}, r.opts.MaxParallelTools)
 	var emitMu sync.Mutex
 	send := func(e Event) {
@@ -515,12 +580,23 @@ func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event
 			send(ToolCallRejected{Call: d.asked, Reason: d.rejected, Total: res.Rejected})
 		}
 		send(ToolCallStarted{Call: d.call, Server: d.server, Tool: d.tool, Requested: requested, Recovered: d.recovered, Repairs: d.repairs})
+		// A search runs here, not beside the other calls: it changes what
+		// the turn offers next, which only the run's goroutine touches.
+		var searched *ToolOutput
+		var searchTime time.Duration
+		if d.search != "" && d.rejected == "" {
+			start := time.Now()
+			out := search(d.search)
+			searched, searchTime = &out, time.Since(start)
+		}
 		wg.Go(func() {
 			var content ToolOutput
 			start := time.Now()
 			switch {
 			case d.rejected != "":
 				content = ToolOutput{Text: d.rejected, IsError: true}
+			case searched != nil:
+				content = *searched
 			default:
 				select {
 				case slots <- struct{}{}:
@@ -540,7 +616,7 @@ func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event
 			fin := ToolCallFinished{
 				Call: d.call, Server: d.server, Tool: d.tool,
 				Requested: requested, Recovered: d.recovered, Repairs: d.repairs,
-				Duration: time.Since(start),
+				Duration: time.Since(start) + searchTime,
 				IsError:  content.IsError,
 				Rejected: d.rejected != "",
 				Output:   content.Text,

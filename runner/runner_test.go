@@ -456,6 +456,12 @@ func TestSetModelAsksForTheNewModelsWindow(t *testing.T) {
 	if got := runner.ContextWindow(big, 0); got != 32768 {
 		t.Errorf("no cap: %d, want the trained length", got)
 	}
+	// A window the engine fixed (llama.cpp's -c, vLLM's max_model_len) is
+	// the window: the cap cannot shrink or grow it.
+	served := provider.ModelInfo{ContextLength: 16384, FixedContext: true}
+	if got := runner.ContextWindow(served, 8192); got != 16384 {
+		t.Errorf("fixed window: %d, want the engine's 16384", got)
+	}
 }
 
 // gauge is a toolbox whose one tool, "gauge__wait", records how many of its

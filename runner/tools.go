@@ -26,10 +26,15 @@ type toolSet struct {
 	offered []provider.Tool
 	catalog *toolcall.Catalog
 	byName  map[string]*toolEntry
+	// entries are byName's entries in the order of offered.
+	entries []*toolEntry
 	// tokens is the raw estimate of all declarations; servers their share,
 	// largest first.
 	tokens  int
 	servers []serverCost
+	// selection is what choosing among the tools needs, made when a
+	// request first has to (see select.go).
+	selection *selectionIndex
 }
 
 type toolEntry struct {
@@ -92,6 +97,7 @@ func (r *Runner) prepareTools(list []provider.Tool) *toolSet {
 		source:  list,
 		offered: make([]provider.Tool, len(list)),
 		byName:  make(map[string]*toolEntry, len(list)),
+		entries: make([]*toolEntry, len(list)),
 	}
 	names := make([]toolcall.Tool, len(list))
 	perServer := map[string]int{}
@@ -104,7 +110,9 @@ func (r *Runner) prepareTools(list []provider.Tool) *toolSet {
 		offered, wrapped := Offer(t)
 		ts.offered[i] = offered
 		cost := budget.Tool(offered)
-		ts.byName[t.Name] = &toolEntry{server: server, tool: tool, schema: toolcall.NewSchema(t.Parameters, offered.Parameters, wrapped), tokens: cost}
+		e := &toolEntry{server: server, tool: tool, schema: toolcall.NewSchema(t.Parameters, offered.Parameters, wrapped), tokens: cost}
+		ts.byName[t.Name] = e
+		ts.entries[i] = e
 		ts.tokens += cost
 		perServer[server] += cost
 	}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks, side by side in one run: start-up wall time and peak RSS with
 # 0, 1 and 5 stdio servers; the host's own time per agent step over a
-# 50-step tool loop; the Go library's time per turn and start-up. Needs the
+# 50-step tool loop, on the Ollama path (AgentStep) and the OpenAI-compatible
+# one (AgentStepOpenAI); the Go library's time per turn and start-up; the
+# OpenAI backend's request encoding and stream reading. Needs the
 # test servers: npm ci --prefix testdata/npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,3 +12,14 @@ go test -run '^$' -bench 'Startup|AgentStep' -benchtime "${BENCHTIME:-5x}" . | g
 # The Go library: one Host.Prompt turn with no servers (host-ms/turn is the
 # library's own time), and host.New with 0 and 5 servers.
 go test -run '^$' -bench 'Prompt|New' -benchtime "${BENCHTIME:-5x}" ./host | grep -E '^(Benchmark|ok|FAIL)'
+# The OpenAI-compatible backend alone: encoding a late request of a long
+# loop, reading a 4 KB answer streamed in 16-byte chunks plus a call in 64
+# fragments, and one call over HTTP to the scripted llama.cpp.
+go test -run '^$' -bench 'EncodeRequest|ReadStream|Chat$' -benchtime "${BENCHTIME:-200x}" ./provider/openai | grep -E '^(Benchmark|ok|FAIL)'
+# Tool selection: recall of the intended tool over the requests of
+# toolselect/testdata (52 tools of seven servers, an 8,192-token window) at
+# a quarter, an eighth and a sixteenth of the window, and the host's time
+# per step when it selects among 52 and 364 tools; then the one-off cost
+# of indexing a tool list and of ranking one request.
+go test -run '^$' -bench 'ToolSelection' -benchtime "${BENCHTIME:-5x}" -v ./runner | grep -E '(recall|^Benchmark.*step|^ok|^FAIL)' | sed 's/^ *select_test.go:[0-9]*: //'
+go test -run '^$' -bench 'NewIndex|Rank' ./toolselect | grep -E '^(Benchmark|ok|FAIL)'

@@ -94,6 +94,27 @@ func New(values ...string) *Masker {
 // name given without a password ("https://TOKEN@host"), which is how
 // tokens are written into URLs.
 func FromServers(specs []config.ServerSpec) *Masker {
+	return New(serverValues(specs)...)
+}
+
+// FromSettings is FromServers for all the secrets of s: the servers' env
+// and header values, and the model engines' API keys and header values
+// (--provider-api-key or OPENAI_API_KEY, and each "providers" entry's).
+func FromSettings(s *config.Settings) *Masker {
+	values := serverValues(s.Servers)
+	engines := []config.Engine{{APIKey: s.ProviderAPIKey}}
+	engines = append(engines, s.Providers...)
+	for _, e := range engines {
+		if k := strings.TrimSpace(e.APIKey); len(k) >= minSecretLen {
+			values = append(values, k)
+		}
+		values = append(values, serverValues([]config.ServerSpec{{Headers: e.Headers}})...)
+	}
+	return New(values...)
+}
+
+// serverValues are the values FromServers masks.
+func serverValues(specs []config.ServerSpec) []string {
 	var values []string
 	add := func(key, v string) {
 		v = strings.TrimSpace(v)
@@ -118,7 +139,7 @@ func FromServers(specs []config.ServerSpec) *Masker {
 		}
 		values = append(values, urlSecrets(s.URL)...)
 	}
-	return New(values...)
+	return values
 }
 
 // urlSecrets returns the credentials in the user information of a URL, as

@@ -57,6 +57,19 @@ func TestFromServersTakesDeclaredValues(t *testing.T) {
 	}
 }
 
+func TestFromSettingsTakesEngineKeysAndHeaders(t *testing.T) {
+	m := FromSettings(&config.Settings{
+		Servers:        []config.ServerSpec{{Name: "a", Env: map[string]string{"API_TOKEN": "tok"}}},
+		ProviderAPIKey: "sk-provider-1",
+		Providers: []config.Engine{{Name: "gpu", APIKey: "vllm-key-22",
+			Headers: map[string]string{"X-Gateway-Token": "gw-333", "X-Team": "ml"}}},
+	})
+	in := "tok sk-provider-1 vllm-key-22 gw-333 ml"
+	if got, want := m.String(in), "*** *** *** *** ml"; got != want {
+		t.Errorf("String(%q) = %q, want %q", in, got, want)
+	}
+}
+
 // TestFromServersTakesURLCredentials masks the password of a server's URL
 // (as written, percent-encoded, and decoded) and a token given as the user
 // name, but not a plain user name beside a password.

@@ -183,9 +183,30 @@ func (j *JSON) Handle(ev runner.Event) {
 			Message  string  `json:"message,omitempty"`
 			Status   string  `json:"status,omitempty"`
 		}{"progress", ev.Call.ID, ev.Call.Name, ev.Progress, ev.Total, ev.Message, ev.Status})
+	case runner.ToolsSelected:
+		offered := make([]offeredTool, len(ev.Offered))
+		for i, name := range ev.Offered {
+			offered[i] = offeredTool{name, ev.Reasons[i]}
+		}
+		j.emit(struct {
+			Type   string        `json:"type"`
+			Step   int           `json:"step"`
+			Tools  []offeredTool `json:"offered"`
+			Total  int           `json:"total"`
+			Tokens int           `json:"tokens"`
+			Budget int           `json:"budget"`
+			Ranker string        `json:"ranker"`
+		}{"tools_selected", ev.Step, offered, ev.Total, ev.Tokens, ev.Budget, ev.Ranker})
 	case runner.Warning:
 		j.warnLocked(ev.Message)
 	}
+}
+
+// offeredTool is one tool of a tools_selected line: its name and why it
+// is offered.
+type offeredTool struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
 }
 
 // Warn records a warning (and streams it).

@@ -10,7 +10,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/tool"
@@ -335,4 +337,58 @@ func ToolResult(w io.Writer, res *tool.Result, tty bool) error {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// SamplingLine describes generation parameters for a person:
+// "temperature 0.2, top-k 20, max-tokens 512", or what is left to the model.
+func SamplingLine(s provider.Sampling) string {
+	var parts []string
+	if s.Temperature != nil {
+		parts = append(parts, fmt.Sprintf("temperature %g", *s.Temperature))
+	}
+	if s.TopP != nil {
+		parts = append(parts, fmt.Sprintf("top-p %g", *s.TopP))
+	}
+	if s.TopK != nil {
+		parts = append(parts, fmt.Sprintf("top-k %d", *s.TopK))
+	}
+	if s.MaxTokens > 0 {
+		parts = append(parts, fmt.Sprintf("max-tokens %d", s.MaxTokens))
+	}
+	if s.Seed != nil {
+		parts = append(parts, fmt.Sprintf("seed %d", *s.Seed))
+	}
+	if len(s.Stop) > 0 {
+		parts = append(parts, "stop at "+compactJSON(s.Stop))
+	}
+	if len(parts) == 0 {
+		return "the model's own defaults"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// HookList prints the configured hooks, by event, each with its matcher,
+// command, timeout and file.
+func HookList(w io.Writer, rules config.Hooks) {
+	n := 0
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, event := range config.HookEvents() {
+		for _, rule := range rules[event] {
+			matcher := rule.Matcher
+			if matcher == "" {
+				matcher = "*"
+			}
+			for _, c := range rule.Commands {
+				if n == 0 {
+					fmt.Fprintln(tw, "EVENT\tMATCHER\tCOMMAND\tTIMEOUT\tFILE")
+				}
+				n++
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", event, Sanitize(matcher), termtext.Line(c.Command), c.Timeout, termtext.Line(rule.File))
+			}
+		}
+	}
+	tw.Flush()
+	if n == 0 {
+		fmt.Fprintln(w, "No hooks are configured (hooks.yml in the config directory, .mcphost/hooks.yml, or hooks: in a config file).")
+	}
 }

@@ -86,20 +86,7 @@ func (p *Provider) chatRequest(req provider.Request) (*api.ChatRequest, json.Raw
 		Stream:   &stream,
 		Tools:    tools,
 	}
-	opts := map[string]any{}
-	if req.NumCtx > 0 {
-		opts["num_ctx"] = req.NumCtx
-	}
-	if req.MaxTokens > 0 {
-		opts["num_predict"] = req.MaxTokens
-	}
-	if req.Temperature != nil {
-		opts["temperature"] = *req.Temperature
-	}
-	if len(req.Stop) > 0 {
-		opts["stop"] = req.Stop
-	}
-	if len(opts) > 0 {
+	if opts := options(req); len(opts) > 0 {
 		out.Options = opts
 	}
 	if req.Think {
@@ -225,4 +212,33 @@ func (a *accumulator) response(seq *atomic.Uint64) provider.Response {
 		},
 		DoneReason: a.last.DoneReason,
 	}
+}
+
+// options are the request's Ollama options: the context window and the
+// generation parameters, by Ollama's names.
+func options(req provider.Request) map[string]any {
+	o := map[string]any{}
+	if req.NumCtx > 0 {
+		o["num_ctx"] = req.NumCtx
+	}
+	s := req.Sampling
+	if s.Temperature != nil {
+		o["temperature"] = *s.Temperature
+	}
+	if s.TopP != nil {
+		o["top_p"] = *s.TopP
+	}
+	if s.TopK != nil {
+		o["top_k"] = *s.TopK
+	}
+	if s.MaxTokens > 0 {
+		o["num_predict"] = s.MaxTokens
+	}
+	if s.Seed != nil {
+		o["seed"] = *s.Seed
+	}
+	if len(s.Stop) > 0 {
+		o["stop"] = s.Stop
+	}
+	return o
 }

@@ -2,11 +2,9 @@ package ollama
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/ollama/ollama/api"
@@ -54,7 +52,7 @@ func (p *Provider) wrap(ctx context.Context, model string, err error) error {
 		return providerError(fmt.Sprintf("unauthorized (HTTP %d)", auth.StatusCode), err)
 	}
 
-	if unreachable(err) {
+	if provider.Unreachable(err) {
 		return &provider.Error{
 			Kind:    provider.ErrUnreachable,
 			Message: fmt.Sprintf("cannot reach Ollama at %s: is \"ollama serve\" running?", p.base),
@@ -74,20 +72,4 @@ func providerError(msg string, err error) error {
 func isModelNotFound(msg string) bool {
 	msg = strings.ToLower(msg)
 	return strings.Contains(msg, "model") && strings.Contains(msg, "not found")
-}
-
-// unreachable reports whether err means the server never answered:
-// nothing listening, no such host, the connection dropped before a
-// response, no answer in time. Any failure of the HTTP round trip
-// (*url.Error) counts, except a TLS failure, which is an answer, just not
-// one that can be trusted, and is reported as is.
-func unreachable(err error) bool {
-	var ue *url.Error
-	if !errors.As(err, &ue) {
-		return false
-	}
-	var certErr *tls.CertificateVerificationError
-	var recErr tls.RecordHeaderError
-	var alert tls.AlertError
-	return !errors.As(err, &certErr) && !errors.As(err, &recErr) && !errors.As(err, &alert)
 }

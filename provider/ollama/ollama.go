@@ -59,7 +59,7 @@ func New(host string, httpClient *http.Client) (*Provider, error) {
 	if httpClient == nil {
 		httpClient = http.DefaultClient
 	}
-	return &Provider{base: base, http: httpClient, client: api.NewClient(base, httpClient), retry: DefaultRetry()}, nil
+	return &Provider{base: base, http: httpClient, client: api.NewClient(base, httpClient), retry: provider.DefaultRetry()}, nil
 }
 
 // ParseHost turns a host as OLLAMA_HOST writes it into the server's base

@@ -77,7 +77,7 @@ func newProvider(t *testing.T, s *ollamatest.Server) *Provider {
 }
 
 // fastRetry keeps DefaultRetry's number of attempts without its waits.
-var fastRetry = Retry{Attempts: DefaultRetry().Attempts, Delay: time.Millisecond, MaxDelay: 4 * time.Millisecond}
+var fastRetry = Retry{Attempts: provider.DefaultRetry().Attempts, Delay: time.Millisecond, MaxDelay: 4 * time.Millisecond}
 
 func TestShow(t *testing.T) {
 	s := ollamatest.NewServer(ollamatest.Model{

@@ -1,0 +1,409 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcphost/mcphost/budget"
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/toolselect"
+)
+
+// SearchToolName is the tool the runner itself offers, beside the servers'
+// tools, when it offers only some of them: the model calls it to find the
+// others. No server's tool can be named so unless a server is named
+// "mcphost"; the name then gets a number (mcphost__search_tools_2).
+const SearchToolName = "mcphost__search_tools"
+
+// Why a tool is offered when only some are (ToolsSelected.Reasons).
+const (
+	// ReasonNamed: the request names the tool.
+	ReasonNamed = "named"
+	// ReasonCalled: the model called it earlier in the conversation.
+	ReasonCalled = "called"
+	// ReasonFound: the search tool found it earlier in the turn.
+	ReasonFound = "found"
+	// ReasonRanked: it is among the best matches for the request.
+	ReasonRanked = "ranked"
+	// ReasonSpare: nothing in the request matched it, and there was room.
+	ReasonSpare = "spare"
+	// ReasonSearch: the search tool itself.
+	ReasonSearch = "search"
+)
+
+// The rankers of ToolsSelected.Ranker.
+const (
+	RankerLexical   = "lexical"
+	RankerEmbedding = "embedding+lexical"
+)
+
+// searchResults is how many tools one search makes callable.
+const searchResults = 5
+
+// embedTimeout bounds one call to the embedding model; a model that has
+// to be loaded first takes a few seconds.
+const embedTimeout = 30 * time.Second
+
+// maxEmbedQuery bounds the text of a request given to the embedding
+// model: its start says what it wants.
+const maxEmbedQuery = 2000
+
+// selectionIndex is what choosing among one tool list needs: the ranking
+// index, the search tool and, with an embedding model, each tool's vector.
+type selectionIndex struct {
+	index      *toolselect.Index
+	pos        map[string]int // exposed name → position in offered
+	search     provider.Tool
+	searchCost int // raw estimate
+	vectors    [][]float32
+}
+
+// selectionFor returns ts's selection index, building it on first use:
+// a run whose tools fit never pays for it.
+func (ts *toolSet) selectionFor() *selectionIndex {
+	if ts.selection != nil {
+		return ts.selection
+	}
+	docs := make([]toolselect.Doc, len(ts.source))
+	pos := make(map[string]int, len(ts.source))
+	for i, t := range ts.source {
+		e := ts.entries[i]
+		docs[i] = toolselect.Doc{Name: t.Name, Server: e.server, Tool: e.tool, Description: t.Description, Schema: t.Parameters}
+		pos[t.Name] = i
+	}
+	name := SearchToolName
+	for n := 2; ts.byName[name] != nil; n++ {
+		name = fmt.Sprintf("%s_%d", SearchToolName, n)
+	}
+	search := provider.Tool{
+		Name: name,
+		Description: fmt.Sprintf("Find tools for a task. Only some of the %d tools are offered now; this searches all of them by name and description, "+
+			"lists the best matches and makes them callable from your next step. Use it when no offered tool fits.", len(ts.source)),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"what you need to do, in a few words (e.g. \"create a github issue\")"}},"required":["query"]}`),
+	}
+	ts.selection = &selectionIndex{index: toolselect.NewIndex(docs), pos: pos, search: search, searchCost: budget.Tool(search)}
+	return ts.selection
+}
+
+// turnSelection is what a turn knows about choosing its tools: its
+// request, the ranking made for it and the tools its searches found.
+type turnSelection struct {
+	prompt, previous string
+	// ranked is the ranking of ts's tools for the request; named the
+	// tools the request names.
+	ts     *toolSet
+	ranked []toolselect.Hit
+	named  []int
+	ranker string
+	// found are the tools the search tool found in this turn, by name.
+	found []string
+	// last is the offered set last reported, to report only changes.
+	last []string
+}
+
+// newTurnSelection starts a turn's selection for prompt; previous is the
+// user's message before it, if any, which the ranking reads at half weight
+// (a follow-up such as "and now the other file" says little by itself).
+func (r *Runner) newTurnSelection(prompt string) *turnSelection {
+	t := &turnSelection{prompt: prompt}
+	for i := len(r.history) - 2; i >= 0; i-- {
+		if r.history[i].Role == provider.RoleUser {
+			t.previous = r.history[i].Content
+			break
+		}
+	}
+	return t
+}
+
+// offer returns the tools to send with this step and their raw token
+// estimate. When all of them would take more than the share of the window
+// Options.ToolShare allows, they are the tools the request names, those
+// called earlier in the conversation, those found by a search in this
+// turn, then the best matches for the request while there is room, and
+// the search tool; a ToolsSelected event says which and why whenever the
+// set changes. search is the search tool's name when it is offered.
+func (r *Runner) offer(ctx context.Context, ts *toolSet, turn *turnSelection, step int, emit func(Event)) (tools []provider.Tool, raw int, search string) {
+	window := r.window()
+	if r.opts.ToolShare <= 0 || window <= 0 || len(ts.offered) == 0 {
+		return ts.offered, ts.tokens, ""
+	}
+	share := int(r.opts.ToolShare * float64(window))
+	if r.estimator.Tokens(ts.tokens) <= share {
+		return ts.offered, ts.tokens, ""
+	}
+	sel := ts.selectionFor()
+	if turn.ts != ts {
+		r.rank(ctx, ts, turn, emit)
+	}
+
+	reasons := make([]string, len(ts.offered))
+	used := sel.searchCost
+	pin := func(i int, why string) {
+		if reasons[i] == "" {
+			reasons[i] = why
+			used += ts.entries[i].tokens
+		}
+	}
+	for _, i := range turn.named {
+		pin(i, ReasonNamed)
+	}
+	for name := range r.calledTools() {
+		if i, ok := sel.pos[name]; ok {
+			pin(i, ReasonCalled)
+		}
+	}
+	for _, name := range turn.found {
+		if i, ok := sel.pos[name]; ok {
+			pin(i, ReasonFound)
+		}
+	}
+	room := r.estimator.Raw(share)
+	for _, h := range turn.ranked {
+		if reasons[h.Doc] != "" || used+ts.entries[h.Doc].tokens > room {
+			continue
+		}
+		why := ReasonRanked
+		if h.Score <= 0 {
+			why = ReasonSpare
+		}
+		pin(h.Doc, why)
+	}
+
+	names := make([]string, 0, len(ts.offered)/2)
+	whys := make([]string, 0, cap(names))
+	tools = make([]provider.Tool, 0, cap(names))
+	for i, why := range reasons {
+		if why != "" {
+			tools = append(tools, ts.offered[i])
+			names = append(names, ts.offered[i].Name)
+			whys = append(whys, why)
+		}
+	}
+	tools = append(tools, sel.search)
+	names = append(names, sel.search.Name)
+	whys = append(whys, ReasonSearch)
+	if !slices.Equal(names, turn.last) {
+		turn.last = names
+		emit(ToolsSelected{Step: step, Offered: names, Reasons: whys, Total: len(ts.offered),
+			Tokens: r.estimator.Tokens(used), Budget: share, Ranker: turn.ranker})
+	}
+	return tools, used, sel.search.Name
+}
+
+// rank orders ts's tools for the turn's request, and finds those it
+// names.
+func (r *Runner) rank(ctx context.Context, ts *toolSet, turn *turnSelection, emit func(Event)) {
+	sel := ts.selectionFor()
+	q := toolselect.NewQuery(turn.prompt)
+	if turn.previous != "" {
+		q.Add(turn.previous, 0.5)
+	}
+	turn.ts = ts
+	turn.named = sel.index.Named(turn.prompt)
+	turn.ranked, turn.ranker = r.rankQuery(ctx, ts, q, turn.prompt, emit)
+}
+
+// rankQuery ranks ts's tools for q, by words and, with an embedding model
+// that works, by the meaning of text too.
+func (r *Runner) rankQuery(ctx context.Context, ts *toolSet, q *toolselect.Query, text string, emit func(Event)) ([]toolselect.Hit, string) {
+	sel := ts.selectionFor()
+	hits := sel.index.Rank(q)
+	if r.opts.Embedder == nil || r.embedFailed {
+		return hits, RankerLexical
+	}
+	sims, err := r.similarities(ctx, sel, text)
+	if err != nil {
+		if ctx.Err() != nil {
+			return hits, RankerLexical
+		}
+		// One failure is enough: a missing or broken model would
+		// otherwise cost every turn a failed request.
+		r.embedFailed = true
+		emit(Warning{Message: fmt.Sprintf("tool selection: the embedding model failed (%v); tools are ranked by their words for the rest of this conversation", err)})
+		return hits, RankerLexical
+	}
+	return toolselect.Fuse(hits, sims), RankerEmbedding
+}
+
+// similarities returns how close in meaning each tool is to text,
+// embedding the tools first if they are not yet.
+func (r *Runner) similarities(ctx context.Context, sel *selectionIndex, text string) ([]float64, error) {
+	ctx, cancel := context.WithTimeout(ctx, embedTimeout)
+	defer cancel()
+	if sel.vectors == nil {
+		vecs, err := r.opts.Embedder.Embed(ctx, sel.index.Texts())
+		if err != nil {
+			return nil, err
+		}
+		sel.vectors = vecs
+	}
+	if len(text) > maxEmbedQuery {
+		text = text[:maxEmbedQuery]
+	}
+	qv, err := r.opts.Embedder.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	return toolselect.Similarities(qv[0], sel.vectors), nil
+}
+
+// calledTools returns the names of the tools called in the conversation so
+// far, reading only the history added since the last call.
+func (r *Runner) calledTools() map[string]bool {
+	if r.called == nil {
+		r.called = map[string]bool{}
+	}
+	for ; r.calledSeen < len(r.history); r.calledSeen++ {
+		m := &r.history[r.calledSeen]
+		for _, c := range m.ToolCalls {
+			r.called[c.Name] = true
+		}
+		if m.Role == provider.RoleTool && m.ToolName != "" {
+			r.called[m.ToolName] = true
+		}
+	}
+	return r.called
+}
+
+// forgetCalls drops what calledTools knows, for a new history.
+func (r *Runner) forgetCalls() {
+	clear(r.called)
+	r.calledSeen = 0
+}
+
+// isSearchCall reports whether a call's name means the search tool, in
+// the spellings models use for names (see toolcall.Catalog).
+func isSearchCall(name, search string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for _, p := range []string{"functions.", "default_api.", "tools."} {
+		n = strings.TrimPrefix(n, p)
+	}
+	n = strings.ReplaceAll(n, "-", "_")
+	if n == search || n == "search_tools" {
+		return true
+	}
+	for _, sep := range []string{"__", "_", ".", "/", ":"} {
+		if n == "mcphost"+sep+"search_tools" {
+			return true
+		}
+	}
+	return false
+}
+
+// searchQuery reads the query of a search call: its "query" argument, or
+// its only text argument (small models rename it).
+func searchQuery(args map[string]any) (string, bool) {
+	if q, ok := args["query"].(string); ok {
+		return strings.TrimSpace(q), strings.TrimSpace(q) != ""
+	}
+	var only string
+	for _, v := range args {
+		s, ok := v.(string)
+		if !ok || only != "" {
+			return "", false
+		}
+		only = s
+	}
+	return strings.TrimSpace(only), strings.TrimSpace(only) != ""
+}
+
+// searchTools answers a call of the search tool: the tools that best match
+// query, which are offered from the next step of the turn on.
+func (r *Runner) searchTools(ctx context.Context, ts *toolSet, turn *turnSelection, query string, emit func(Event)) ToolOutput {
+	sel := ts.selectionFor()
+	named := sel.index.Named(query)
+	hits, _ := r.rankQuery(ctx, ts, toolselect.NewQuery(query), query, emit)
+	picked := slices.Clone(named)
+	for _, h := range hits {
+		if len(picked) >= searchResults || h.Score <= 0 {
+			break
+		}
+		if !slices.Contains(picked, h.Doc) {
+			picked = append(picked, h.Doc)
+		}
+	}
+	if len(picked) == 0 {
+		return ToolOutput{Text: fmt.Sprintf("No tool matches %q. Try other words for what you need to do; the tools come from these servers: %s.", query, serverList(ts))}
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Found %d tools; call them by these names from your next step:\n", len(picked))
+	for _, i := range picked {
+		t := ts.offered[i]
+		if !slices.Contains(turn.found, t.Name) {
+			turn.found = append(turn.found, t.Name)
+		}
+		fmt.Fprintf(&sb, "- %s: %s", t.Name, firstSentences(t.Description, 200))
+		if args := argSummary(t.Parameters); args != "" {
+			fmt.Fprintf(&sb, " Arguments: %s.", args)
+		}
+		sb.WriteByte('\n')
+	}
+	return ToolOutput{Text: strings.TrimRight(sb.String(), "\n")}
+}
+
+// serverList names the servers of ts with their tool counts.
+func serverList(ts *toolSet) string {
+	counts := map[string]int{}
+	var order []string
+	for _, e := range ts.entries {
+		if counts[e.server] == 0 {
+			order = append(order, e.server)
+		}
+		counts[e.server]++
+	}
+	parts := make([]string, len(order))
+	for i, s := range order {
+		parts[i] = fmt.Sprintf("%s (%d)", s, counts[s])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// firstSentences cuts a description to about n bytes, at a sentence or
+// word end.
+func firstSentences(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := s[:n]
+	if i := strings.LastIndex(cut, ". "); i > n/2 {
+		return cut[:i+1]
+	}
+	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}
+
+// argSummary lists a schema's arguments: name, type, and whether required.
+func argSummary(schema json.RawMessage) string {
+	var s struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		p := name
+		if t, ok := s.Properties[name].Type.(string); ok {
+			p += " (" + t
+			if slices.Contains(s.Required, name) {
+				p += ", required"
+			}
+			p += ")"
+		} else if slices.Contains(s.Required, name) {
+			p += " (required)"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
+}

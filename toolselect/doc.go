@@ -1,0 +1,20 @@
+// Package toolselect ranks tools by how well they fit a request, so that a
+// model whose context window cannot hold every tool is offered the ones it
+// is likely to need.
+//
+// The ranking is lexical: BM25F (Robertson and Zaragoza's field-weighted
+// BM25, k1 1.2, b 0.75) over each tool's own name, its server's name, its
+// description, and its arguments' names and descriptions. Names are split
+// into words at underscores, dashes, dots and case changes
+// (read_text_file, getFileInfo, HTTPServer), words are stemmed with the
+// Snowball English stemmer, and a small table folds the words tools and
+// users use for the same thing (folder and directory, remove and delete)
+// into one. A request is read with a few signals besides its words: a path
+// or file name means a file, a URL or domain a web page, and the name of a
+// common shell program a command.
+//
+// An Index is built once per tool list and answers a ranking in
+// microseconds; Named finds the tools a request names outright. An
+// Embedder (Ollama's /api/embed) may rank by meaning as well; Fuse merges
+// its order with the lexical one.
+package toolselect

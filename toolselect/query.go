@@ -1,0 +1,124 @@
+package toolselect
+
+import (
+	"strings"
+)
+
+// MaxQuery bounds the text of a request that is read: a prompt with a
+// large piped file attached says what it wants at its start.
+const MaxQuery = 16 << 10
+
+// maxTermWeight caps a word's weight however often a request repeats it.
+const maxTermWeight = 2
+
+// Query is what a request asks for: the words it uses, weighted.
+type Query struct {
+	terms map[string]float64
+}
+
+// NewQuery returns the query of text at weight 1.
+func NewQuery(text string) *Query {
+	q := &Query{terms: map[string]float64{}}
+	q.Add(text, 1)
+	return q
+}
+
+// Empty reports whether the query has no word that could match a tool.
+func (q *Query) Empty() bool { return q == nil || len(q.terms) == 0 }
+
+// Add reads text into the query at weight (less than 1 for context that
+// matters less than the request itself, such as the previous one). Besides
+// its words, a path or file name adds "file", a URL or domain "url" (and
+// its own words are left out: they name a place, not a task), and the
+// words that point at tools' words (remember: memory, git: command) add
+// those at half weight.
+func (q *Query) Add(text string, weight float64) {
+	if len(text) > MaxQuery {
+		text = text[:MaxQuery]
+	}
+	v := theVocabulary()
+	add := func(t string, w float64) {
+		if t != "" {
+			q.terms[t] = min(q.terms[t]+w, maxTermWeight)
+		}
+	}
+	for _, field := range strings.Fields(text) {
+		field = strings.Trim(field, "\"'`()[]{}<>,;:!?*")
+		field = strings.TrimRight(field, ".")
+		switch {
+		case field == "":
+			continue
+		case isURL(field):
+			add("url", weight)
+			continue
+		case isPath(field):
+			add("file", weight/2)
+			add("path", weight/2)
+			if strings.HasSuffix(field, "/") {
+				add(v.term("directory"), weight/2)
+			}
+		}
+		splitWords(field, func(w string) {
+			t := v.term(w)
+			add(t, weight)
+			for _, r := range v.related[t] {
+				add(r, weight/2)
+			}
+		})
+	}
+}
+
+// webDomains are the top-level domains that make a word a web address
+// rather than a file name (README.md is a file, whatever Moldova says).
+func webDomain(tld string) bool {
+	switch tld {
+	case "com", "org", "net", "io", "dev", "app", "ai", "gov", "edu", "co", "uk", "de", "fr", "info", "me", "eu":
+		return true
+	}
+	return false
+}
+
+// isURL reports whether a word of a request is a web address: with a
+// scheme, www., or a host name under a common top-level domain.
+func isURL(w string) bool {
+	lw := strings.ToLower(w)
+	if strings.HasPrefix(lw, "http://") || strings.HasPrefix(lw, "https://") || strings.HasPrefix(lw, "www.") {
+		return true
+	}
+	host, _, _ := strings.Cut(lw, "/")
+	dot := strings.LastIndexByte(host, '.')
+	if dot <= 0 || !webDomain(host[dot+1:]) {
+		return false
+	}
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// isPath reports whether a word of a request is a path or a file name:
+// it has a slash between names, or ends in an extension (main.go, .env;
+// not e.g).
+func isPath(w string) bool {
+	if strings.ContainsAny(w, "/\\") && strings.IndexFunc(w, isLetter) >= 0 {
+		return true
+	}
+	dot := strings.LastIndexByte(w, '.')
+	if dot == 0 && len(w) > 1 && isLetter(rune(w[1])) {
+		return true // a dot file: .gitignore, .env
+	}
+	if dot < 2 || dot == len(w)-1 || len(w)-dot > 6 {
+		return false
+	}
+	for _, r := range w[dot+1:] {
+		if !isLetter(r) && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return isLetter(rune(w[dot+1]))
+}
+
+func isLetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
