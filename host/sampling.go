@@ -85,11 +85,11 @@ func (h *Host) sample(ctx context.Context, req sampling.Request) (res sampling.R
 	s := h.settings
 	resp, err := backend.Chat(ctx, provider.Request{
 		Model: model.Name, Messages: msgs,
-		NumCtx:    runner.ContextWindow(model, s.NumCtx),
+		NumCtx: runner.ContextWindow(model, s.NumCtx),
 		// The server's limit, temperature and stops over the model's own
 		// generation parameters.
 		Sampling: h.samplingFor(model.Name).Over(provider.Sampling{MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.StopSequences}),
-		Limits: provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
+		Limits:   provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
 	}, nil)
 	if err != nil {
 		var perr *provider.Error
