@@ -301,18 +301,6 @@ func PromptMessages(res *tool.PromptResult, vision bool) []provider.Message {
 	return out
 }
 
-// PromptMessages adds msgs to the conversation as they are (roles,
-// images) and runs the turn, as Prompt does for one user message.
-func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Message, on func(Event)) (Result, error) {
-	if c.h.backend == nil {
-		return Result{}, ErrNoModel
-	}
-	c.turn.Lock()
-	defer c.turn.Unlock()
-	c.h.manager.WaitStarting(ctx)
-	return c.r.RunMessages(ctx, msgs, c.h.pipeline(on))
-}
-
 // RunPrompt fills in an MCP prompt (by any name ResolvePrompt accepts)
 // with args, adds its messages to the conversation, and more as one more
 // user message when not empty, and runs the turn.
