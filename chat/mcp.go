@@ -17,6 +17,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/elicit"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
@@ -80,11 +81,17 @@ func (c *Chat) cmdPrompts(ctx context.Context, w io.Writer, args []string) bool 
 
 func (c *Chat) cmdPrompt(ctx context.Context, w io.Writer, args []string) bool {
 	if len(args) == 0 {
-		fmt.Fprintln(w, "usage: /prompt NAME [ARG=VALUE ...] (/prompts lists them)")
+		fmt.Fprintln(w, "usage: /prompt NAME [ARG=VALUE ...] (/prompts lists them; quote a value with spaces: city=\"New York\")")
+		return false
+	}
+	// Values may be quoted as in a shell: the fields were split on spaces.
+	words, err := config.SplitCommand(strings.Join(args[1:], " "))
+	if err != nil {
+		fmt.Fprintf(w, "%s\n", ui.Sanitize(err.Error()))
 		return false
 	}
 	values := map[string]string{}
-	for _, a := range args[1:] {
+	for _, a := range words {
 		name, value, ok := strings.Cut(a, "=")
 		if !ok || name == "" {
 			fmt.Fprintf(w, "%q: give each argument as NAME=VALUE\n", a)
