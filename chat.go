@@ -53,7 +53,7 @@ func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
 		In:           stdin,
 		Out:          stdout,
 		Err:          stderr,
-		Width:        func() int { return terminalWidth(stdout) },
+		Width:        func() int { return ui.Width(stdout) },
 		NoColor:      noColor,
 		Theme:        theme,
 		HideThinking: settings.HideThinking,

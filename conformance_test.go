@@ -82,6 +82,75 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// authSuites are the suites of auth scenarios (OAuth sign-in) that run in
+// CI, with their number of scenarios at 0.1.16: "auth" is the 14 of the
+// 2025-11-25 spec (metadata discovery, client ID metadata document,
+// scopes and step-up, token endpoint authentication, pre-registration);
+// "draft" the 3 of the draft spec (resource mismatch, offline_access).
+var authSuites = map[string]int{"auth": 14, "draft": 3}
+
+// TestConformanceAuth runs the auth suites, their scenarios in parallel:
+// each starts a protected server and its authorization server, and
+// client.sh runs mcphost with $BROWSER set to a command that follows the
+// authorization URL (the suite's server approves at once). Every scenario
+// must pass every check: a warning (a SHOULD not followed) fails too.
+func TestConformanceAuth(t *testing.T) {
+	bin, err := filepath.Abs(filepath.Join(conformanceDir, "node_modules", ".bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(bin, "conformance")); err != nil {
+		t.Fatalf("the conformance suite is not installed: run \"npm ci --prefix %s\" (scripts/test.sh does)", conformanceDir)
+	}
+	client, err := filepath.Abs(filepath.Join(conformanceDir, "client.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for suite, want := range authSuites {
+		t.Run(suite, func(t *testing.T) {
+			results := t.TempDir()
+			cmd := exec.Command(filepath.Join(bin, "conformance"), "client",
+				"--command", client, "--suite", suite, "--timeout", "30000", "-o", results)
+			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+				"MCPHOST="+binary, "HOME="+t.TempDir(), "NO_COLOR=1")
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			runErr := cmd.Run()
+
+			files, _ := filepath.Glob(filepath.Join(results, "*", "*", "checks.json"))
+			if len(files) != want {
+				t.Errorf("%d scenarios ran, want %d", len(files), want)
+			}
+			for _, f := range files {
+				scenario := filepath.Base(filepath.Dir(f))
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var checks []conformanceCheck
+				if err := json.Unmarshal(data, &checks); err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				passed := 0
+				for _, c := range checks {
+					switch c.Status {
+					case "SUCCESS":
+						passed++
+					case "FAILURE", "WARNING":
+						t.Errorf("%s: check %s: %s: %s", scenario, c.ID, c.Status, c.ErrorMessage)
+					}
+				}
+				if passed == 0 {
+					t.Errorf("%s: no check passed", scenario)
+				}
+			}
+			if runErr != nil || t.Failed() {
+				t.Errorf("conformance --suite %s: %v\n%s", suite, runErr, tail(out.String(), 6000))
+			}
+		})
+	}
+}
+
 // readChecks reads the checks.json the suite wrote under dir.
 func readChecks(t *testing.T, dir string) []conformanceCheck {
 	t.Helper()

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"sync/atomic"
 
 	"github.com/mcphost/mcphost/sysproc"
+	"github.com/mcphost/mcphost/ui"
 )
 
 // errReaderGone ends a run whose stdout or stderr reader went away
@@ -30,6 +32,20 @@ func newConsole(stdin, stdout, stderr *os.File) (*console, context.CancelFunc) {
 
 // readerGone reports whether the run ended because nobody reads its output.
 func (c *console) readerGone() bool { return errors.Is(context.Cause(c.ctx), errReaderGone) }
+
+// fail reports err on stderr, masked and on one line, and returns code:
+// an interrupted run says only that, and one nobody reads says nothing.
+func (c *console) fail(ctx context.Context, code int, err error, mask func(string) string) int {
+	if c.readerGone() {
+		return exitReaderGone
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(c.err, "mcphost: interrupted")
+		return exitInterrupted
+	}
+	fmt.Fprintf(c.err, "mcphost: %s\n", ui.Sanitize(mask(errorText(err))))
+	return code
+}
 
 // pipeGuard writes to f until its reader goes away: then it ends the run,
 // once, and drops what follows instead of failing every write.

@@ -11,11 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
-	"os"
 	"os/signal"
-	"slices"
-	"strings"
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
@@ -80,17 +76,7 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	defer stop()
 	stdin, stdout, stderr := con.in, con.out, con.err
 	mask := func(s string) string { return s }
-	fail := func(code int, err error) int {
-		if con.readerGone() {
-			return exitReaderGone
-		}
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "mcphost: interrupted")
-			return exitInterrupted
-		}
-		fmt.Fprintf(stderr, "mcphost: %s\n", ui.Sanitize(mask(errorText(err))))
-		return code
-	}
+	fail := func(code int, err error) int { return con.fail(ctx, code, err, mask) }
 	if settings.Output == config.OutputStreamJSON {
 		return fail(exitUsage, errors.New("--output stream-json is for model runs; use --output json with servers and tools"))
 	}
@@ -98,6 +84,7 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	// fail, and shows why in its table rather than as warnings.
 	opts := options(settings, logger, func(msg string) { ui.Warn(stderr, msg) })
 	opts.ToolsOnly, opts.Servers = true, settings.Servers
+	opts.SignIn = runSignIn(stderr.f, func(msg string) { ui.Warn(stderr, msg) })
 	var args map[string]any
 	var err error
 	switch cmd.verb {
@@ -115,24 +102,10 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 			return fail(exitUsage, err)
 		}
 	case "call":
-		if args, err = callArgs(cmd.args, stdin); err != nil {
+		if args, err = tool.ReadArgs(cmd.args, stdin); err != nil {
 			return fail(exitUsage, err)
 		}
-		// server__tool needs only its server started: the servers whose
-		// name, as tool names write it, is what comes before the first
-		// "__". Two servers whose names only differ there ("a.b", "a_b")
-		// both start, so the names are the ones tools list shows.
-		if prefix, _, ok := strings.Cut(cmd.tool, "__"); ok {
-			if some := servers.NamedInTools(opts.Servers, prefix); len(some) > 0 {
-				opts.Servers = some
-			}
-		}
-		opts.Servers = slices.Clone(opts.Servers)
-		for i := range opts.Servers {
-			// The cut protects a model's context; a person calling a tool
-			// asked for the whole result.
-			opts.Servers[i].MaxResultBytes = math.MaxInt32
-		}
+		opts.Servers = servers.ForCall(opts.Servers, cmd.tool)
 	}
 	opts.NoServers = len(opts.Servers) == 0
 	h, err := host.New(ctx, opts)
@@ -151,7 +124,10 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	case "servers":
 		code, err = listServers(h, stdout, jsonOut)
 	case "list":
-		code, err = listTools(h, stdout, jsonOut)
+		code, err = exitOK, ui.ToolsReport(stdout, h.Tools(), jsonOut)
+		if err != nil {
+			code = exitError
+		}
 	case "call":
 		code, err = callTool(ctx, h, cmd.tool, args, stdout, jsonOut)
 	default:
@@ -171,48 +147,12 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 // enabled server could not start.
 func listServers(h *host.Host, stdout io.Writer, jsonOut bool) (int, error) {
 	infos := h.Servers()
-	failed := 0
-	for i, s := range infos {
-		// A server that failed its start may be restarting already; for
-		// a check of the config it failed.
-		if s.State == servers.StateFailed || (s.StartErr != nil && s.State != servers.StateReady) {
-			infos[i].State = servers.StateFailed
-			if s.StartErr != nil {
-				infos[i].Err = s.StartErr
-			}
-			failed++
-		}
-	}
-	if jsonOut {
-		if err := ui.WriteJSON(stdout, map[string]any{"servers": ui.ServerRecords(infos, h.Mask)}); err != nil {
-			return exitError, err
-		}
-	} else {
-		ui.ServerTable(stdout, infos, false, h.Mask)
-	}
-	if failed > 0 {
+	failed, err := ui.ServersReport(stdout, infos, jsonOut, h.Mask)
+	switch {
+	case err != nil:
+		return exitError, err
+	case failed > 0:
 		return exitNoServers, fmt.Errorf("%d of %d servers could not start", failed, len(infos))
-	}
-	return exitOK, nil
-}
-
-// listTools prints the tools of the servers.
-func listTools(h *host.Host, stdout io.Writer, jsonOut bool) (int, error) {
-	tools := h.Tools()
-	if jsonOut {
-		if err := ui.WriteJSON(stdout, map[string]any{"tools": ui.ToolRecords(tools)}); err != nil {
-			return exitError, err
-		}
-		return exitOK, nil
-	}
-	if len(tools) == 0 {
-		fmt.Fprintln(stdout, "no tools")
-	}
-	for i, t := range tools {
-		if i > 0 {
-			fmt.Fprintln(stdout)
-		}
-		ui.ToolDetail(stdout, t)
 	}
 	return exitOK, nil
 }
@@ -220,11 +160,17 @@ func listTools(h *host.Host, stdout io.Writer, jsonOut bool) (int, error) {
 // callTool calls one tool and prints its result.
 func callTool(ctx context.Context, h *host.Host, name string, args map[string]any, stdout *pipeGuard, jsonOut bool) (int, error) {
 	res, err := h.CallTool(ctx, name, args)
+	var startErr *servers.StartError
 	switch {
 	case errors.Is(err, host.ErrUnknownTool):
 		return exitUsage, err
 	case err != nil && ctx.Err() != nil:
 		return exitInterrupted, ctx.Err()
+	case errors.As(err, &startErr):
+		// Its server, known from the cache, was started for the call and
+		// could not start (it needs a sign-in, say): as when it is
+		// started at once.
+		return exitNoServers, err
 	case err != nil:
 		// The server started; whatever became of it during the call
 		// (it crashed, timed out, refused), the call failed.
@@ -233,7 +179,7 @@ func callTool(ctx context.Context, h *host.Host, name string, args map[string]an
 	if jsonOut {
 		err = ui.WriteJSON(stdout, res.Raw)
 	} else {
-		err = ui.ToolResult(stdout, res, isTerminal(stdout.f))
+		err = ui.ToolResult(stdout, res, ui.IsTerminal(stdout.f))
 	}
 	if err != nil {
 		return exitError, err
@@ -243,22 +189,4 @@ func callTool(ctx context.Context, h *host.Host, name string, args map[string]an
 		return exitToolFailed, fmt.Errorf("tool %s reported an error", exposed)
 	}
 	return exitOK, nil
-}
-
-// callArgs reads the arguments of a call: JSON text, "-" for stdin, or
-// nothing for none.
-func callArgs(raw string, stdin *os.File) (map[string]any, error) {
-	source := "the arguments"
-	if raw == "-" {
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("reading the arguments from stdin: %w", err)
-		}
-		raw, source = string(data), "the arguments on stdin"
-	}
-	args, err := tool.ParseArgs(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%s %v", source, err)
-	}
-	return args, nil
 }

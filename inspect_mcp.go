@@ -91,11 +91,8 @@ func mcpInspectServers(cmd inspectCommand, specs []config.ServerSpec) ([]config.
 			return config.OnlyServer(specs, cmd.server)
 		}
 	case verbPromptsGet:
-		if prefix, _, ok := strings.Cut(cmd.name, "__"); ok {
-			if some := servers.NamedInTools(specs, prefix); len(some) > 0 {
-				return some, nil
-			}
-		}
+		// Prompts are named as tools are: server__prompt starts its server.
+		return servers.ForCall(specs, cmd.name), nil
 	case verbResourcesRead:
 		if prefix, rest, ok := strings.Cut(cmd.name, ":"); ok && strings.Contains(rest, ":") && !strings.HasPrefix(rest, "//") {
 			if some, err := config.OnlyServer(specs, prefix); err == nil {
@@ -108,7 +105,7 @@ func mcpInspectServers(cmd inspectCommand, specs []config.ServerSpec) ([]config.
 
 // runMCPInspect runs a prompts or resources command on a started host.
 func runMCPInspect(ctx context.Context, h *host.Host, cmd inspectCommand, stdout *pipeGuard, jsonOut bool) (int, error) {
-	tty := isTerminal(stdout.f)
+	tty := ui.IsTerminal(stdout.f)
 	switch cmd.verb {
 	case verbPromptsList:
 		prompts := h.Prompts()

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/hooks"
@@ -110,10 +109,15 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	cmd := fs.Arg(0)
 	load := config.LoadOptions{Flags: fs}
 	var inspect inspectCommand
+	var auth authCommand
 	switch cmd {
 	case "models":
 		if fs.NArg() > 1 {
 			return usageErr("unexpected argument %q after models", fs.Arg(1))
+		}
+	case "auth":
+		if auth, err = parseAuth(fs.Args()); err != nil {
+			return usageErr("%v\n%s", err, authUsage)
 		}
 	case "servers", "tools", "prompts", "resources":
 		if inspect, err = parseInspect(fs.Args()); err != nil {
@@ -133,11 +137,11 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		}
 	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, prompts, resources, script, trust, hooks, models (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, prompts, resources, script, trust, hooks, models, auth (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
-	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "") {
-		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers, tools, prompts and resources (see mcphost --help)")
+	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "" && auth.verb == "") {
+		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers, tools, prompts, resources and auth (see mcphost --help)")
 	}
 	if cmd == "trust" {
 		if err := trust.Run(fs, load, stdin, stdout); err != nil {
@@ -158,7 +162,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	// A chat can ask about the project files it would leave out, before
 	// anything starts; other runs leave them out with a warning.
-	chatting := inspect.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && settings.MCPPrompt == "" && isTerminal(stdin) && isTerminal(stdoutFile)
+	chatting := inspect.verb == "" && auth.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && settings.MCPPrompt == "" && ui.IsTerminal(stdin) && ui.IsTerminal(stdoutFile)
 	if chatting && len(settings.Untrusted) > 0 {
 		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
 			return usageErr("%v", err)
@@ -187,15 +191,18 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	if cmd == "models" {
 		return runModels(con, settings, logger)
 	}
+	if auth.verb != "" {
+		return runAuth(con, auth, settings, adhoc, logger)
+	}
 
-	prompt, err := readPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
+	prompt, err := config.ReadPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	switch {
 	case prompt != "" || settings.MCPPrompt != "":
 		return runPrompt(con, settings, logger, prompt)
-	case isTerminal(stdin) && isTerminal(stdoutFile):
+	case ui.IsTerminal(stdin) && ui.IsTerminal(stdoutFile):
 		return runChat(con, settings, logger)
 	case cmd == "script":
 		return usageErr(`%s has no prompt: write it after the front matter or as "prompt:", give -p "…", or run the script in a terminal for a chat`, load.ScriptPath)
@@ -250,56 +257,6 @@ func exitCode(ctx context.Context, err error) int {
 	}
 }
 
-// readPrompt combines -p with piped stdin: stdin alone is the prompt; with
-// -p it is attached to the prompt as context. Input longer than limit
-// bytes is refused, having read no more than one byte past it, before
-// anything starts.
-func readPrompt(flagPrompt string, stdin *os.File, limit int) (string, error) {
-	if !isPipedInput(stdin) {
-		return strings.TrimSpace(flagPrompt), nil
-	}
-	data, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
-	if err != nil {
-		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
-	}
-	if len(data) > limit {
-		return "", fmt.Errorf("stdin holds more than %s, the limit (--max-stdin-bytes): nothing was sent; pipe in less, or raise --max-stdin-bytes", termtext.Bytes(limit))
-	}
-	piped := strings.TrimSpace(string(data))
-	flagPrompt = strings.TrimSpace(flagPrompt)
-	switch {
-	case piped == "":
-		return flagPrompt, nil
-	case flagPrompt == "":
-		return piped, nil
-	default:
-		return flagPrompt + "\n\n" + piped, nil
-	}
-}
-
-// isPipedInput is true for a pipe or a redirected file, and false for a
-// terminal or /dev/null, so a script that leaves stdin alone is not blocked.
-func isPipedInput(f *os.File) bool {
-	st, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	return st.Mode()&os.ModeNamedPipe != 0 || st.Mode().IsRegular()
-}
-
-// isTerminal reports whether f is a terminal that takes escape sequences:
-// TERM=dumb gets plain text, as a pipe does.
-func isTerminal(f *os.File) bool {
-	return term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
-}
-
-func terminalWidth(f *os.File) int {
-	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
-		return w
-	}
-	return 80
-}
-
 // errorText is the message of err for the user, on one line, cleaned of
 // escape sequences and control characters: errors quote the model
 // endpoint's and servers' answers, which must not drive the terminal.
@@ -328,19 +285,8 @@ func runHooks(verb string, settings *config.Settings, stdout, stderr io.Writer) 
 		ui.HookList(stdout, settings.Hooks)
 		return exitOK
 	}
-	problems := hooks.Check(settings.Hooks)
-	for _, p := range problems {
-		fmt.Fprintf(stderr, "mcphost: %s\n", termtext.Line(p))
-	}
-	if len(problems) > 0 {
+	if !ui.HookCheck(stdout, stderr, settings.Hooks, hooks.Check(settings.Hooks)) {
 		return exitUsage
 	}
-	n := 0
-	for _, rules := range settings.Hooks {
-		for _, r := range rules {
-			n += len(r.Commands)
-		}
-	}
-	fmt.Fprintf(stdout, "%d hooks, all well formed.\n", n)
 	return exitOK
 }

@@ -27,6 +27,10 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	if log := os.Getenv(fakeBrowserEnv); log != "" {
+		// This test binary is the $BROWSER of an OAuth test.
+		os.Exit(fakeBrowser(log, os.Args[len(os.Args)-1]))
+	}
 	dir, err := os.MkdirTemp("", "mcphost-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

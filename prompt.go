@@ -44,10 +44,11 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 	}
 	opts := options(settings, logger, r.Warn)
 	pullDone := func() {}
-	if settings.Pull && !settings.Quiet && isTerminal(stderr.f) {
+	if settings.Pull && !settings.Quiet && ui.IsTerminal(stderr.f) {
 		// A progress bar on a terminal; piped, the pull is quiet.
 		opts.PullProgress, pullDone = ui.PullProgress(stderr, settings.Model)
 	}
+	opts.SignIn = runSignIn(stderr.f, r.Warn)
 	h, err := host.New(ctx, opts)
 	pullDone()
 	if err != nil {
@@ -95,12 +96,12 @@ func promptTurn(ctx context.Context, conv *host.Conversation, settings *config.S
 // newRenderer picks the renderer of --output.
 func newRenderer(settings *config.Settings, stdout, stderr *pipeGuard) ui.Renderer {
 	if settings.Output == config.OutputText {
-		outTTY := isTerminal(stdout.f)
+		outTTY := ui.IsTerminal(stdout.f)
 		noColor := os.Getenv("NO_COLOR") != ""
 		opts := ui.TextOptions{
 			Out: stdout, Err: stderr,
-			OutTTY: outTTY, ErrTTY: isTerminal(stderr.f),
-			Width: terminalWidth(stdout.f), NoColor: noColor,
+			OutTTY: outTTY, ErrTTY: ui.IsTerminal(stderr.f),
+			Width: ui.Width(stdout.f), NoColor: noColor,
 			Quiet: settings.Quiet, HideThinking: settings.HideThinking,
 		}
 		if outTTY && !noColor {

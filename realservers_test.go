@@ -52,7 +52,9 @@ func TestStartTimeoutQuotesWhatTheServerWrote(t *testing.T) {
 
 func TestClosedPipeShutsTheServersDown(t *testing.T) {
 	e := newFaultEnv(t)
-	e.config(e.server("a", "", "-grandchild", "-escape"), e.server("b", ""))
+	// 400 more tools make the list far longer than a pipe holds, so
+	// mcphost is still writing when the reader goes.
+	e.config(e.server("a", "", "-grandchild", "-escape", "-many", "400"), e.server("b", ""))
 	cmd := invocation{args: []string{"tools", "list"}, dir: e.dir}.command(t)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

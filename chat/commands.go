@@ -31,7 +31,7 @@ func commands() []command {
 		{"/help", "", "this help", (*Chat).cmdHelp},
 		{"/tools", "[SERVER|TOOL]", "the tools the model sees, by server; one tool in full", (*Chat).cmdTools},
 		{"/servers", "", "the MCP servers and their state (also /mcp)", (*Chat).cmdServers},
-		{"/mcp", "[restart|logs|disable|enable NAME]", "control an MCP server", (*Chat).cmdMCP},
+		{"/mcp", "[restart|logs|disable|enable|login NAME]", "control an MCP server; login signs in to one", (*Chat).cmdMCP},
 		{"/prompts", "[SERVER]", "the servers' prompts and their arguments", (*Chat).cmdPrompts},
 		{"/prompt", "NAME [ARG=VALUE ...]", "add a server's prompt to the conversation and run it", (*Chat).cmdPrompt},
 		{"/resources", "[SERVER]", "the servers' resources; @SERVER:URI in a prompt attaches one", (*Chat).cmdResources},
@@ -47,7 +47,7 @@ func commands() []command {
 }
 
 // mcpCommands are the subcommands of /mcp.
-func mcpCommands() []string { return []string{"restart", "logs", "disable", "enable"} }
+func mcpCommands() []string { return []string{"restart", "logs", "disable", "enable", "login"} }
 
 // aliasOf maps other names to commands.
 func aliasOf(name string) string {
@@ -166,7 +166,7 @@ func (c *Chat) cmdMCP(ctx context.Context, w io.Writer, args []string) bool {
 		return c.cmdServers(ctx, w, nil)
 	}
 	if !slices.Contains(mcpCommands(), args[0]) {
-		fmt.Fprintf(w, "unknown /mcp command %q: use /mcp restart|logs|disable|enable NAME\n", args[0])
+		fmt.Fprintf(w, "unknown /mcp command %q: use /mcp restart|logs|disable|enable|login NAME\n", args[0])
 		return false
 	}
 	if len(args) < 2 {
@@ -177,6 +177,9 @@ func (c *Chat) cmdMCP(ctx context.Context, w io.Writer, args []string) bool {
 	if !slices.ContainsFunc(c.statuses(), func(s host.ServerInfo) bool { return s.Name == name }) {
 		fmt.Fprintf(w, "no server %q: /servers lists them\n", name)
 		return false
+	}
+	if args[0] == "login" {
+		return c.mcpLogin(ctx, w, name)
 	}
 	var err error
 	switch args[0] {

@@ -236,7 +236,7 @@ func TestComplete(t *testing.T) {
 	}{
 		{"/mo", []string{"/model"}},
 		{"/s", []string{"/save", "/servers"}},
-		{"/mcp ", []string{"/mcp disable", "/mcp enable", "/mcp logs", "/mcp restart"}},
+		{"/mcp ", []string{"/mcp disable", "/mcp enable", "/mcp login", "/mcp logs", "/mcp restart"}},
 		{"/mcp re", []string{"/mcp restart"}},
 		{"/mcp restart e", []string{"/mcp restart everything"}},
 		{"/tools f", []string{"/tools files"}},

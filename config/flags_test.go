@@ -57,6 +57,9 @@ func TestRegisterFlags(t *testing.T) {
 		{"embed-model", "", ""},
 		{"url", "", ""},
 		{"stdio", "", ""},
+		{"oauth-client-id", "", ""},
+		{"oauth-client-secret", "", ""},
+		{"oauth-client-metadata-url", "", ""},
 	}
 	for _, tt := range tests {
 		f := fs.Lookup(tt.name)

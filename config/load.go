@@ -209,6 +209,9 @@ func Load(opts LoadOptions) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := o.adhocOAuth(adhoc); err != nil {
+		return nil, err
+	}
 	if adhoc != nil {
 		o.Servers = []ServerSpec{*adhoc}
 	}

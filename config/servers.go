@@ -393,6 +393,9 @@ func (p *serverParser) remote(spec *ServerSpec, e entry, x *expander) error {
 			return p.fail(name, "url", `"url" must be an http:// or https:// address`)
 		}
 	}
+	if err := p.oauth(spec, e, x); err != nil {
+		return err
+	}
 	return p.headers(spec, e, x)
 }
 

@@ -59,6 +59,11 @@ type ServerSpec struct {
 	// FallbackSSE tries an http server again as SSE when it answers, but
 	// not as Streamable HTTP: the transport of a bare --url is not known.
 	FallbackSSE bool
+	// OAuth is how an http or sse server that asks for a sign-in (OAuth
+	// 2.1, the MCP authorization spec) is signed in to; nil means with a
+	// client registered dynamically, or not at all for servers that never
+	// ask.
+	OAuth *OAuth
 
 	// Builtin names the in-process server of a builtin spec ("fs",
 	// "bash", ...) and Options configures it.
@@ -102,4 +107,25 @@ type ServerSpec struct {
 	// needs has no value): this server fails to start with it, while the
 	// others run.
 	Err error
+}
+
+// OAuth configures the sign-in to one remote server (the "oauth" object of
+// its entry, or --oauth-client-id and friends with --url). Without a
+// client ID or a client metadata document, mcphost registers itself with
+// the server's authorization server (dynamic client registration).
+type OAuth struct {
+	// ClientID and ClientSecret are a client registered beforehand with
+	// the authorization server; the secret is empty for a public client.
+	ClientID, ClientSecret string
+	// ClientMetadataURL is the https URL of a client ID metadata document
+	// that describes mcphost, used as the client ID where the
+	// authorization server accepts such documents.
+	ClientMetadataURL string
+	// Scopes, when not empty, are asked for instead of the ones the server
+	// names.
+	Scopes []string
+	// RedirectPort is the loopback port the sign-in returns to
+	// (http://127.0.0.1:PORT/callback), for a client registered with a
+	// fixed redirect URI; 0 means any free port.
+	RedirectPort int
 }

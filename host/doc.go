@@ -73,12 +73,24 @@
 // without a model can do only that. CallTool does not apply the approval
 // policy: the program named the tool itself.
 //
+// # Remote servers that sign in
+//
+// A Streamable HTTP or SSE server that answers 401 with a Bearer challenge
+// wants an OAuth 2.1 sign-in (the MCP authorization spec). Login runs one
+// (the program shows the URL; oauth.OpenBrowser opens it) and keeps the
+// token in the user's state directory, where the command's "mcphost auth
+// login" keeps its own; later Hosts use it, refreshed as needed, and send
+// it to that server alone. SignIns and Logout list and forget the stored
+// sign-ins. Without Options.SignIn, a server that needs a (new) sign-in
+// fails with an error matching ErrSignIn instead of opening anything.
+//
 // # Errors
 //
 // Errors can be told apart with errors.Is: ErrConfig (a problem in the
 // configuration or the options; errors.As with *config.Error names the
 // file and field), ErrModelNotFound, ErrUnreachable and ErrProvider (the
 // model's engine), ErrNoServers (no configured server could start),
+// ErrSignIn (a server needs a sign-in),
 // ErrMaxSteps and ErrLoop (the model was stopped and gave a final answer,
 // which the Result holds), and context.Canceled. The mcphost command maps
 // exactly these to its exit codes.

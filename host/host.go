@@ -17,6 +17,7 @@ import (
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/elicit"
 	"github.com/mcphost/mcphost/hooks"
+	"github.com/mcphost/mcphost/oauth"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/sampling"
 	"github.com/mcphost/mcphost/secret"
@@ -123,6 +124,14 @@ type Options struct {
 	// model is offered the new tools at its next call. SetOnChange
 	// changes it later.
 	OnChange func(ListChange)
+	// SignIn shows the user the URL of an OAuth sign-in that a remote
+	// server asks for while it starts or during a call, and opens it in a
+	// browser (oauth.OpenBrowser does); the sign-in then waits for the
+	// browser to come back, within the server's start or tool timeout.
+	// Nil means no sign-in happens behind the program's back: such a
+	// server fails with an error matching ErrSignIn, and Login signs in.
+	SignIn func(ctx context.Context, server, url string) error
+
 	// AuditLog, when not empty, is the path of a JSON-lines audit log of
 	// every tool call, secrets masked; empty means the config's.
 	AuditLog string
@@ -188,6 +197,8 @@ type Host struct {
 	manager *servers.Manager
 	// hooks runs the user\'s hooks; nil when there are none or --no-hooks.
 	hooks *hooks.Runner
+	// signIns are the stored OAuth sign-ins of remote servers.
+	signIns *oauth.Store
 	// startErrs are the servers' first start failures, by server.
 	startErrs map[string]error
 	approval  *approval.Toolbox
@@ -366,6 +377,7 @@ func (h *Host) start(ctx context.Context) error {
 	if s.Debug {
 		logLevel = "debug"
 	}
+	h.signIns = oauth.DefaultStore()
 	mopts := servers.Options{
 		ClientName: "mcphost", ClientVersion: h.opts.ClientVersion, Logger: h.logger,
 		Builtin:     builtin.New,
@@ -376,6 +388,12 @@ func (h *Host) start(ctx context.Context) error {
 		OnChange:    h.changed,
 		Lazy:        h.opts.Start == StartLazy,
 		Background:  h.opts.Start == StartBackground,
+		SignIns:     h.signIns,
+		// Tokens join the config's secrets: no output shows them.
+		OnSecret: h.mask.Add,
+	}
+	if h.opts.SignIn != nil {
+		mopts.SignIn = h.opts.SignIn
 	}
 	if !s.NoCache {
 		mopts.CacheDir = config.DefaultUserDirs().Cache

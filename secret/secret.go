@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcphost/mcphost/config"
 )
@@ -66,7 +67,9 @@ const (
 // Masker masks secrets in strings and values. The zero value and nil mask
 // only by key and pattern; New adds exact values to mask.
 type Masker struct {
-	values     []string // longest first, so a value is masked before its parts
+	// values are the exact values to mask, longest first, so that a value
+	// is masked before its parts; Add replaces the slice, never changes it.
+	values     atomic.Pointer[[]string]
 	credential *regexp.Regexp
 	assignment *regexp.Regexp
 }
@@ -77,13 +80,38 @@ func New(values ...string) *Masker {
 		credential: regexp.MustCompile(credentialPattern),
 		assignment: regexp.MustCompile(assignmentPattern),
 	}
-	for _, v := range values {
-		if v != "" && !slices.Contains(m.values, v) {
-			m.values = append(m.values, v)
+	m.Add(values...)
+	return m
+}
+
+// Add masks values from now on, as if given to New: secrets learnt while
+// running (a token a sign-in brought) join the config's. It is safe to
+// call while other goroutines mask; on a nil or zero Masker it does
+// nothing.
+func (m *Masker) Add(values ...string) {
+	if m == nil || m.credential == nil {
+		return
+	}
+	for {
+		old := m.values.Load()
+		var cur []string
+		if old != nil {
+			cur = *old
+		}
+		next := slices.Clone(cur)
+		for _, v := range values {
+			if v != "" && !slices.Contains(next, v) {
+				next = append(next, v)
+			}
+		}
+		if len(next) == len(cur) {
+			return
+		}
+		slices.SortFunc(next, func(a, b string) int { return len(b) - len(a) })
+		if m.values.CompareAndSwap(old, &next) {
+			return
 		}
 	}
-	slices.SortFunc(m.values, func(a, b string) int { return len(b) - len(a) })
-	return m
 }
 
 // FromServers returns a Masker for the env and header values of specs:
@@ -138,6 +166,9 @@ func serverValues(specs []config.ServerSpec) []string {
 			add(k, v)
 		}
 		values = append(values, urlSecrets(s.URL)...)
+		if s.OAuth != nil {
+			add("client_secret", s.OAuth.ClientSecret)
+		}
 	}
 	return values
 }
@@ -216,8 +247,10 @@ func (m *Masker) String(s string) string {
 		return s
 	}
 	m = m.ready()
-	for _, v := range m.values {
-		s = strings.ReplaceAll(s, v, Mask)
+	if values := m.values.Load(); values != nil {
+		for _, v := range *values {
+			s = strings.ReplaceAll(s, v, Mask)
+		}
 	}
 	s = m.credential.ReplaceAllString(s, "${1}${2}"+Mask)
 	s = m.assignment.ReplaceAllStringFunc(s, func(match string) string {

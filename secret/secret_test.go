@@ -135,3 +135,16 @@ func TestHandlerMasksTheLog(t *testing.T) {
 		}
 	}
 }
+
+func TestMaskerAddMasksLaterSecrets(t *testing.T) {
+	m := New("configured-secret")
+	if got := m.String("echo abc-123-token-value"); got != "echo abc-123-token-value" {
+		t.Fatalf("masked before it was added: %q", got)
+	}
+	m.Add("abc-123-token-value", "")
+	if got := m.String("echo abc-123-token-value and configured-secret"); got != "echo *** and ***" {
+		t.Errorf("after Add: %q", got)
+	}
+	var zero Masker
+	zero.Add("x") // does nothing, and does not panic
+}

@@ -185,6 +185,7 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, 
 	}
 	name, tool := s.spec.Name, def.Name
 	var wire *jsonrpc.Error
+	sie := signInProblem(c, err)
 	switch {
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("server %q: tool %q: %w", name, tool, ctx.Err())
@@ -208,6 +209,8 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, 
 			endErr = fmt.Errorf("server %q: calling tool %q: %w", name, tool, err)
 		}
 		return nil, &notSent{endErr}
+	case sie != nil:
+		return nil, &kindError{kind: ErrAuth, msg: signInMessage(sie), err: sie}
 	case c.hdr != nil && c.hdr.authFailed():
 		return nil, &kindError{kind: ErrAuth, msg: authMessage(s.spec, c.hdr), err: err}
 	case connLost(err):

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/oauth"
 )
 
 // HTTP retries: a request that failed in a way worth another try is sent
@@ -103,8 +104,11 @@ func (t *headerTransport) lastFailure() string {
 // the server can drop its idle connections without touching the others.
 // It has no overall timeout: an SSE stream stays open for the session.
 // Requests are retried as retryTransport says; log receives the retries.
-// The headers go only to endpoint's origin.
-func newHTTPClient(endpoint string, headers map[string]string, log *slog.Logger, raw *rawTools) (*http.Client, *headerTransport, *http.Transport) {
+// The headers go only to endpoint's origin, and so does the token of the
+// server's sign-in, auth (nil when it has none), which sits between the
+// retries and the headers: a 401 it answers by refreshing or signing in is
+// sent again with the new token, and the retries see only its outcome.
+func newHTTPClient(endpoint string, headers map[string]string, log *slog.Logger, raw *rawTools, auth *oauth.Client) (*http.Client, *headerTransport, *http.Transport) {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	ht := &headerTransport{base: base, headers: maps.Clone(headers)}
 	if raw != nil {
@@ -117,7 +121,11 @@ func newHTTPClient(endpoint string, headers map[string]string, log *slog.Logger,
 		// fails on the URL anyway.
 		ht.headers = nil
 	}
-	rt := &retryTransport{base: ht, retries: httpRetries, delay: httpRetryDelay, log: log}
+	var signed http.RoundTripper = ht
+	if auth != nil {
+		signed = auth.Transport(ht)
+	}
+	rt := &retryTransport{base: signed, retries: httpRetries, delay: httpRetryDelay, log: log}
 	return &http.Client{Transport: rt}, ht, base
 }
 
@@ -130,6 +138,8 @@ func newHTTPClient(endpoint string, headers map[string]string, log *slog.Logger,
 //   - 500, 502, 504 or a connection broken mid-request: retried only for
 //     requests that are safe to repeat, which is all but tools/call (a
 //     tool may have acted before it failed, and must not act twice).
+//
+// A request that failed for want of a sign-in is not retried.
 //
 // Streams the SDK reads (SSE) are resumed by the SDK itself.
 type retryTransport struct {
@@ -187,6 +197,9 @@ func (t *retryTransport) retryAfter(req *http.Request, resp *http.Response, err 
 		return 0, false
 	}
 	wait := t.delay << attempt
+	if errors.Is(err, oauth.ErrSignIn) {
+		return 0, false // the sign-in decided; trying again decides the same
+	}
 	if err != nil {
 		var op *net.OpError
 		notSent := errors.As(err, &op) && op.Op == "dial"

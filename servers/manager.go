@@ -25,6 +25,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/elicit"
+	"github.com/mcphost/mcphost/oauth"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/sampling"
 	"github.com/mcphost/mcphost/tool"
@@ -104,6 +105,21 @@ type Options struct {
 	// prompts or resources, once they are listed again; it runs on its
 	// own goroutine, one change at a time per server.
 	OnChange func(Change)
+	// SignIns keeps the OAuth sign-ins of http and sse servers (see
+	// package oauth); nil turns OAuth off: a server that asks for a
+	// sign-in fails as for any refused credentials. A server with a
+	// configured Authorization header never signs in: the header is its
+	// credential.
+	SignIns *oauth.Store
+	// SignIn shows the user the URL of a sign-in that a server asks for
+	// while it starts or during a call (no token stored, or one that can
+	// no longer be refreshed, or a step-up to more scopes); nil fails such
+	// a server, saying to sign in with "mcphost auth login NAME". Login
+	// signs in on request whatever SignIn is.
+	SignIn oauth.SignInFunc
+	// OnSecret receives the secrets that sign-ins bring (tokens, a
+	// registered client's secret), for masking.
+	OnSecret func(...string)
 }
 
 // State is where a server is in its life.
@@ -234,6 +250,7 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 	m.background = opts.Background
 	for _, spec := range specs {
 		s := &server{spec: spec, logs: newLineRing(lines), state: StateStarting, changed: make(chan struct{}), client: m.client}
+		s.auth = newSignIn(spec, opts, name, logger)
 		if len(spec.Roots) > 0 {
 			// Only a server given roots is told the client has any:
 			// server-filesystem replaces its directories with them.

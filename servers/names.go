@@ -3,6 +3,8 @@ package servers
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -74,14 +76,26 @@ func exposedNames(refs []toolRef) []string {
 	return names
 }
 
-// NamedInTools returns the specs whose name, as tool names write it,
-// is prefix: "a.b" and "a_b" are both "a_b" in "a_b__tool".
-func NamedInTools(specs []config.ServerSpec, prefix string) []config.ServerSpec {
+// ForCall returns the specs a person's call of the tool name needs, with
+// results uncut. server__tool needs only its server started: the servers
+// whose name, as tool names write it, is what comes before the first "__"
+// ("a.b" and "a_b" are both "a_b" in "a_b__tool", so both start). A bare
+// tool name, or a prefix no server has, needs them all. The cut protects
+// a model's context; a person calling a tool asked for the whole result.
+func ForCall(specs []config.ServerSpec, name string) []config.ServerSpec {
 	var out []config.ServerSpec
-	for _, s := range specs {
-		if sanitize(s.Name) == prefix {
-			out = append(out, s)
+	if prefix, _, ok := strings.Cut(name, "__"); ok {
+		for _, s := range specs {
+			if sanitize(s.Name) == prefix {
+				out = append(out, s)
+			}
 		}
+	}
+	if len(out) == 0 {
+		out = slices.Clone(specs)
+	}
+	for i := range out {
+		out[i].MaxResultBytes = math.MaxInt32
 	}
 	return out
 }

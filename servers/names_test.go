@@ -1,8 +1,12 @@
 package servers
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 func TestSanitize(t *testing.T) {
@@ -97,5 +101,34 @@ func TestExposedNamesLongCollision(t *testing.T) {
 		if len(n) != maxNameLen {
 			t.Errorf("%q: length %d, want %d", n, len(n), maxNameLen)
 		}
+	}
+}
+
+func TestForCall(t *testing.T) {
+	specs := []config.ServerSpec{{Name: "a.b", MaxResultBytes: 10}, {Name: "a_b"}, {Name: "fs"}}
+	names := func(specs []config.ServerSpec) (out []string) {
+		for _, s := range specs {
+			if s.MaxResultBytes != math.MaxInt32 {
+				t.Errorf("%s keeps its result cut at %d bytes", s.Name, s.MaxResultBytes)
+			}
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		tool string
+		want []string
+	}{
+		{"fs__read", []string{"fs"}},
+		{"a_b__x", []string{"a.b", "a_b"}},
+		{"read", []string{"a.b", "a_b", "fs"}},
+		{"nope__read", []string{"a.b", "a_b", "fs"}},
+	} {
+		if got := names(ForCall(specs, tt.tool)); !slices.Equal(got, tt.want) {
+			t.Errorf("ForCall(%q) starts %v, want %v", tt.tool, got, tt.want)
+		}
+	}
+	if specs[0].MaxResultBytes != 10 {
+		t.Error("ForCall changed the caller's specs")
 	}
 }

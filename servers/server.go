@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/oauth"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/tool"
 )
@@ -40,6 +41,9 @@ var (
 type server struct {
 	spec config.ServerSpec
 	logs *lineRing
+	// auth is the OAuth sign-in of an http or sse server, shared by its
+	// connections; nil when the server cannot sign in.
+	auth *oauth.Client
 
 	// -----
 	state    State
@@ -156,6 +160,7 @@ type conn struct {
 	proc   *proc // stdio only
 	httpTr *http.Transport
 	hdr    *headerTransport
+	auth   *oauth.Client // the server's sign-in, for an HTTP server that has one
 	// transport is the one this connection uses.
 	transport config.Transport
 	// raw keeps the tool definitions as the server sent them.
@@ -287,9 +292,10 @@ func stopReason(server string, why error) string {
 // the new connection is dropped. With retry, a failure a restart can fix
 // schedules one. The caller has registered with m.work.
 func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bool) *StartError {
-	timeout := s.spec.StartTimeout
-	if timeout <= 0 {
-		timeout = config.DefaultStartTimeout
+	timeout := startTimeout(s.spec)
+	if s.auth != nil && s.auth.Forcing() {
+		// A sign-in the user asked for waits for them in the browser.
+		timeout = max(timeout, loginTimeout)
 	}
 	begin := time.Now()
 	startCtx, cancel := context.WithTimeout(ctx, timeout)
@@ -385,8 +391,8 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, *catalog, erro
 		stopKill = context.AfterFunc(ctx, t.proc.killTree)
 		transport = t
 	case config.TransportHTTP, config.TransportSSE:
-		client, hdr, base := newHTTPClient(s.spec.URL, s.spec.Headers, m.log.With("server", s.spec.Name), c.raw)
-		c.hdr, c.httpTr = hdr, base
+		client, hdr, base := newHTTPClient(s.spec.URL, s.spec.Headers, m.log.With("server", s.spec.Name), c.raw, s.auth)
+		c.hdr, c.httpTr, c.auth = hdr, base, s.auth
 		transport = newHTTPTransport(s.spec, client, c.life)
 	case config.TransportBuiltin:
 		t, err := m.builtinTransport(c.life, s.spec)
@@ -416,7 +422,7 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, *catalog, erro
 		m.log.Debug("trying SSE after Streamable HTTP failed", "server", s.spec.Name, "url", shownURL(s.spec.URL), "error", err)
 		spec := s.spec
 		spec.Transport = config.TransportSSE
-		client, hdr, base := newHTTPClient(spec.URL, spec.Headers, m.log.With("server", spec.Name), c.raw)
+		client, hdr, base := newHTTPClient(spec.URL, spec.Headers, m.log.With("server", spec.Name), c.raw, s.auth)
 		c.hdr, c.httpTr, c.transport = hdr, base, config.TransportSSE
 		var sseErr error
 		if sess, sseErr = mcpClient.Connect(ctx, newHTTPTransport(spec, client, c.life), &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
@@ -502,6 +508,7 @@ func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Du
 		}
 		return stderrExcerpt(s.logs.since(mark))
 	}
+	sie := signInProblem(c, err)
 	switch {
 	case errors.Is(err, errCommandNotFound):
 		e.Message = fmt.Sprintf("server %q failed to start: command %q not found", name, s.spec.Command)
@@ -524,6 +531,9 @@ func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Du
 			e.Message = fmt.Sprintf("server %q exited during start: %s", name, s.lastWords(c, err))
 		}
 		transient = true
+	case sie != nil:
+		e.Message = signInMessage(sie)
+		e.Err = fmt.Errorf("%w: %w", ErrAuth, sie)
 	case c.hdr != nil && c.hdr.authFailed():
 		e.Message = authMessage(s.spec, c.hdr)
 		e.Err = fmt.Errorf("%w: %w", ErrAuth, err)

@@ -27,7 +27,8 @@ func BecomeSubreaper() error {
 // BecomeSubreaper these include orphans that no Tree could claim (one that
 // cleared its environment and whose parent exited). Call it when every Tree
 // has ended, just before the program exits: it would kill a root that is
-// still running too. Elsewhere than on Linux it does nothing.
+// still running too. Programs started with StartDetached, and theirs, are
+// left running. Elsewhere than on Linux it does nothing.
 func KillAdopted(ctx context.Context) bool {
 	self := os.Getpid()
 	tick := time.NewTicker(pollInterval)
@@ -39,6 +40,9 @@ func KillAdopted(ctx context.Context) bool {
 				continue
 			}
 			if !p.zombie {
+				if hasTag(p.pid, detachedTag) {
+					continue // a browser StartDetached opened: the user's now
+				}
 				left = true
 				_ = syscall.Kill(p.pid, syscall.SIGKILL)
 				continue

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/mcphost/mcphost/termtext"
@@ -143,6 +144,24 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// ReadArgs reads the arguments of a call a person gives on the command
+// line: JSON text, "-" for the JSON on stdin, or nothing for none.
+func ReadArgs(raw string, stdin io.Reader) (map[string]any, error) {
+	source := "the arguments"
+	if raw == "-" {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("reading the arguments from stdin: %w", err)
+		}
+		raw, source = string(data), "the arguments on stdin"
+	}
+	args, err := ParseArgs(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s %v", source, err)
+	}
+	return args, nil
 }
 
 // ParseArgs reads a call's arguments written by a person: one JSON object,

@@ -392,3 +392,62 @@ func HookList(w io.Writer, rules config.Hooks) {
 		fmt.Fprintln(w, "No hooks are configured (hooks.yml in the config directory, .mcphost/hooks.yml, or hooks: in a config file).")
 	}
 }
+
+// HookCheck reports on "mcphost hooks validate": each problem (a program
+// that is not there) as an error line on errw, or, with none, how many
+// hooks were checked on w. It reports whether all were well formed.
+func HookCheck(w, errw io.Writer, rules config.Hooks, problems []string) bool {
+	for _, p := range problems {
+		fmt.Fprintf(errw, "mcphost: %s\n", termtext.Line(p))
+	}
+	if len(problems) > 0 {
+		return false
+	}
+	n := 0
+	for _, event := range rules {
+		for _, r := range event {
+			n += len(r.Commands)
+		}
+	}
+	fmt.Fprintf(w, "%d hooks, all well formed.\n", n)
+	return true
+}
+
+// ToolsReport prints tools for "mcphost tools list": each in detail, or
+// as JSON records.
+func ToolsReport(w io.Writer, tools []host.ToolInfo, jsonOut bool) error {
+	if jsonOut {
+		return WriteJSON(w, map[string]any{"tools": ToolRecords(tools)})
+	}
+	if len(tools) == 0 {
+		fmt.Fprintln(w, "no tools")
+	}
+	for i, t := range tools {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		ToolDetail(w, t)
+	}
+	return nil
+}
+
+// ServersReport prints "mcphost servers": a table, or JSON records, of
+// every server, and returns how many failed. A server that failed its
+// start counts as failed even if it is restarting already: this is a
+// check of the config.
+func ServersReport(w io.Writer, infos []host.ServerInfo, jsonOut bool, mask func(string) string) (failed int, err error) {
+	for i, s := range infos {
+		if s.State == servers.StateFailed || (s.StartErr != nil && s.State != servers.StateReady) {
+			infos[i].State = servers.StateFailed
+			if s.StartErr != nil {
+				infos[i].Err = s.StartErr
+			}
+			failed++
+		}
+	}
+	if jsonOut {
+		return failed, WriteJSON(w, map[string]any{"servers": ServerRecords(infos, mask)})
+	}
+	ServerTable(w, infos, false, mask)
+	return failed, nil
+}

@@ -67,7 +67,7 @@ func main() {
 type options struct {
 	trace, pidfile, stderr, message, banner, state string
 	id, startDelay                                 string
-	code, exitStarts, exitAfter                    int
+	code, exitStarts, exitAfter, many              int
 	exitAtStart, hangInit, grandchild, escape      bool
 	ignoreTerm, ignoreEOF, sleeper                 bool
 }
@@ -83,6 +83,7 @@ func run() int {
 	flag.IntVar(&o.code, "code", 3, "exit code of -exit-at-start and crash")
 	flag.IntVar(&o.exitStarts, "exit-starts", 0, "exit at start for the first N starts (needs -state)")
 	flag.IntVar(&o.exitAfter, "exit-after", 0, "exit after answering N tool calls")
+	flag.IntVar(&o.many, "many", 0, "offer N more tools (pad_1 …), for a long tools list")
 	flag.BoolVar(&o.exitAtStart, "exit-at-start", false, "exit before serving")
 	flag.BoolVar(&o.hangInit, "hang-init", false, "never answer initialize")
 	flag.BoolVar(&o.grandchild, "grandchild", false, "start a grandchild that ignores SIGTERM")
@@ -281,6 +282,12 @@ func (f *fault) addTools(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: echo, Description: "echo the message back"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 		return answered(text("Echo: " + in.Message))
 	})
+	for i := range f.opts.many {
+		mcp.AddTool(srv, &mcp.Tool{Name: fmt.Sprintf("pad_%d", i+1), Description: "a tool that only makes the list longer: " + strings.Repeat("pad ", 40)},
+			func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+				return answered(text("padded"))
+			})
+	}
 	mcp.AddTool(srv, &mcp.Tool{Name: "whoami", Description: "the server's -id"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return answered(text(f.opts.id))
 	})

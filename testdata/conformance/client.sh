@@ -19,8 +19,24 @@ elicitation-sep1034-client-defaults)
 sse-retry)
 	exec "$mcphost" tools call --url "$url" test_reconnection ;;
 auth/*)
-	# No OAuth yet: connect and list the tools, as a user would first.
-	exec "$mcphost" tools list --url "$url" ;;
+	# The suite's authorization server approves at once, so the browser
+	# only has to fetch the URL and follow the redirect back to mcphost.
+	BROWSER='node -e "fetch(process.argv[1]).then(r=>r.text())"'
+	export BROWSER
+	# mcphost is configured as a user of such a server would configure it:
+	# with the client ID metadata document the suite knows (used where the
+	# authorization server accepts one), and with the pre-registered client
+	# the scenario hands out, if any.
+	set -- --oauth-client-metadata-url https://conformance-test.local/client-metadata.json
+	id=$(node -e 'const c = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}"); process.stdout.write(c.client_id || "")')
+	secret=$(node -e 'const c = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}"); process.stdout.write(c.client_secret || "")')
+	if [ -n "$id" ]; then
+		set -- "$@" --oauth-client-id "$id"
+	fi
+	if [ -n "$secret" ]; then
+		set -- "$@" --oauth-client-secret "$secret"
+	fi
+	exec "$mcphost" tools call --url "$url" "$@" test-tool ;;
 *)
 	echo "client.sh: unknown scenario \"${MCP_CONFORMANCE_SCENARIO:-}\"" >&2
 	exit 2 ;;
