@@ -65,6 +65,10 @@ func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
 	// and to fill in the forms servers send.
 	h.SetAsker(c)
 	h.SetElicitor(c.Elicit)
+	// The user decides servers' sampling requests, and hears of changes
+	// to their tools, prompts and resources.
+	h.SetSampling(c.ApproveSampling)
+	h.SetOnChange(c.OnChange)
 	if err := c.Run(ctx); err != nil {
 		return reportExit(stderr, ctx, err)
 	}

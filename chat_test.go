@@ -399,7 +399,8 @@ func TestChatApprovalQuestionCannotBeForged(t *testing.T) {
 	term := startTerminal(t, dir, chatEnv(t, ollama.URL), "-m", "tiny")
 	term.waitFor("servers ready")
 	term.typeLine("write the file")
-	s := term.waitFor("[r] no, and say why")
+	// The forged argument holds the keys too: wait for the real ones.
+	s := term.waitForCount("[r] no, and say why", 2)
 
 	var question []string
 	inQuestion := false

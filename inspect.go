@@ -21,17 +21,26 @@ import (
 )
 
 // inspectUsage is printed with a usage error of "servers" or "tools".
-const inspectUsage = `usage: mcphost servers | mcphost tools list [SERVER] | mcphost tools call TOOL [JSON-ARGS | -]`
+const inspectUsage = `usage: mcphost servers | mcphost tools list [SERVER] | mcphost tools call TOOL [JSON-ARGS | -]
+       mcphost prompts list [SERVER] | mcphost prompts get SERVER__PROMPT [NAME=VALUE ...]
+       mcphost resources list [SERVER] | mcphost resources read [SERVER:]URI`
 
 // inspectCommand is a parsed "servers" or "tools" command line.
 type inspectCommand struct {
-	verb   string // "servers", "list" or "call"
+	verb   string // "servers", "list", "call", or one of the verbs of parseMCPInspect
 	server string // list: only this server's tools
 	tool   string // call: server__tool or a bare tool name
 	args   string // call: JSON arguments, "-" for stdin, "" for none
+	// name and values are the prompt or resource of the prompts and
+	// resources commands, and a prompt's NAME=VALUE arguments.
+	name   string
+	values map[string]string
 }
 
 func parseInspect(args []string) (inspectCommand, error) {
+	if args[0] == "prompts" || args[0] == "resources" {
+		return parseMCPInspect(args)
+	}
 	switch {
 	case args[0] == "servers" && len(args) == 1:
 		return inspectCommand{verb: "servers"}, nil
@@ -88,6 +97,10 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 				return fail(exitUsage, err)
 			}
 		}
+	case verbPromptsList, verbPromptsGet, verbResourcesList, verbResourcesRead:
+		if opts.Servers, err = mcpInspectServers(cmd, opts.Servers); err != nil {
+			return fail(exitUsage, err)
+		}
 	case "call":
 		if args, err = tool.ReadArgs(cmd.args, stdin); err != nil {
 			return fail(exitUsage, err)
@@ -98,7 +111,7 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	h, err := host.New(ctx, opts)
 	if err != nil {
 		code := exitCode(ctx, err)
-		if cmd.verb == "call" && settings.Output == config.OutputJSON {
+		if cmd.objectOnError() && settings.Output == config.OutputJSON {
 			_ = ui.WriteJSON(stdout, map[string]any{"error": errorText(err), "exit_code": code})
 		}
 		return fail(code, err)
@@ -117,9 +130,11 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 		}
 	case "call":
 		code, err = callTool(ctx, h, cmd.tool, args, stdout, jsonOut)
+	default:
+		code, err = runMCPInspect(ctx, h, cmd, stdout, jsonOut)
 	}
 	if err != nil {
-		if cmd.verb == "call" && jsonOut {
+		if cmd.objectOnError() && jsonOut {
 			// A program reading the JSON gets an object whatever happened.
 			_ = ui.WriteJSON(stdout, map[string]any{"error": mask(errorText(err)), "exit_code": code})
 		}

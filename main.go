@@ -119,7 +119,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		if auth, err = parseAuth(fs.Args()); err != nil {
 			return usageErr("%v\n%s", err, authUsage)
 		}
-	case "servers", "tools":
+	case "servers", "tools", "prompts", "resources":
 		if inspect, err = parseInspect(fs.Args()); err != nil {
 			return usageErr("%v\n%s", err, inspectUsage)
 		}
@@ -137,11 +137,11 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		}
 	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, script, trust, hooks, models, auth (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, prompts, resources, script, trust, hooks, models, auth (see mcphost --help)", cmd)
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
 	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "" && auth.verb == "") {
-		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers, mcphost tools and mcphost auth (see mcphost --help)")
+		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers, tools, prompts, resources and auth (see mcphost --help)")
 	}
 	if cmd == "trust" {
 		if err := trust.Run(fs, load, stdin, stdout); err != nil {
@@ -162,7 +162,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	// A chat can ask about the project files it would leave out, before
 	// anything starts; other runs leave them out with a warning.
-	chatting := inspect.verb == "" && auth.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && ui.IsTerminal(stdin) && ui.IsTerminal(stdoutFile)
+	chatting := inspect.verb == "" && auth.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && settings.MCPPrompt == "" && ui.IsTerminal(stdin) && ui.IsTerminal(stdoutFile)
 	if chatting && len(settings.Untrusted) > 0 {
 		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
 			return usageErr("%v", err)
@@ -200,7 +200,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		return usageErr("%v", err)
 	}
 	switch {
-	case prompt != "":
+	case prompt != "" || settings.MCPPrompt != "":
 		return runPrompt(con, settings, logger, prompt)
 	case ui.IsTerminal(stdin) && ui.IsTerminal(stdoutFile):
 		return runChat(con, settings, logger)
@@ -243,7 +243,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitOK
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid), errors.Is(err, host.ErrPromptBlocked):
+	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid), errors.Is(err, host.ErrPromptBlocked),
+		errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments):
 		return exitUsage
 	case errors.Is(err, host.ErrMaxSteps):
 		return exitStopped

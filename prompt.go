@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/session"
 	"github.com/mcphost/mcphost/ui"
 	"github.com/mcphost/mcphost/version"
@@ -66,7 +67,7 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 			return fail(err)
 		}
 	}
-	res, err := conv.PromptFunc(ctx, prompt, r.Handle)
+	res, err := promptTurn(ctx, conv, settings, prompt, r.Handle)
 	if held != nil {
 		// The run is appended even when it failed: the conversation up to
 		// the failure is what the next run continues from.
@@ -76,6 +77,20 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 	}
 	r.Finish(res, err, exitCode(ctx, err))
 	return reportExit(stderr, ctx, err)
+}
+
+// promptTurn runs the turn of a one-shot run: the --mcp-prompt's
+// messages (then the prompt, if any), or the prompt with the resources it
+// names as @SERVER:URI attached.
+func promptTurn(ctx context.Context, conv *host.Conversation, settings *config.Settings, prompt string, on func(host.Event)) (host.Result, error) {
+	if settings.MCPPrompt != "" {
+		return conv.RunPrompt(ctx, settings.MCPPrompt, settings.PromptArgs, prompt, on)
+	}
+	msg, _, err := conv.UserMessage(ctx, prompt)
+	if err != nil {
+		return host.Result{}, err
+	}
+	return conv.PromptMessages(ctx, []provider.Message{msg}, on)
 }
 
 // newRenderer picks the renderer of --output.

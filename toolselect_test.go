@@ -2,8 +2,9 @@ package main
 
 // Tool selection through the binary: seven servers (the built-in fs, bash,
 // fetch and todo, and the npm server-everything, server-filesystem and
-// server-memory) whose 52 tools take about 6,500 tokens, more than a
-// quarter of the default 8,192-token window.
+// server-memory) whose 56 tools (mcphost's two resource tools included)
+// take more than 6,500 tokens, more than a quarter of the default
+// 8,192-token window.
 
 import (
 	"encoding/json"
@@ -110,7 +111,7 @@ func TestToolSelectionOffersTheToolTheRequestNeeds(t *testing.T) {
 			t.Errorf("%s not offered: %q", want, offered)
 		}
 	}
-	if len(offered) >= 52 {
+	if len(offered) >= 56 {
 		t.Fatalf("%d tools offered: nothing was left out", len(offered))
 	}
 	lines := streamLines(t, out.stdout, "tools_selected")
@@ -118,13 +119,13 @@ func TestToolSelectionOffersTheToolTheRequestNeeds(t *testing.T) {
 		t.Fatalf("tools_selected lines: %+v", lines)
 	}
 	l := lines[0]
-	if l.Step != 1 || l.Total != 52 || l.Budget != 2048 || l.Tokens > l.Budget || l.Ranker != "lexical" || len(l.Tools) != len(offered) {
+	if l.Step != 1 || l.Total != 56 || l.Budget != 2048 || l.Tokens > l.Budget || l.Ranker != "lexical" || len(l.Tools) != len(offered) {
 		t.Errorf("tools_selected %+v", l)
 	}
 	if l.reason("memory__create_entities") != "ranked" || l.reason("mcphost__search_tools") != "search" {
 		t.Errorf("reasons: %+v", l.Tools)
 	}
-	if !strings.Contains(out.stderr, `msg="tools selected" step=1 offered=`+fmt.Sprint(len(offered))+" of=52") ||
+	if !strings.Contains(out.stderr, `msg="tools selected" step=1 offered=`+fmt.Sprint(len(offered))+" of=56") ||
 		!strings.Contains(out.stderr, "memory__create_entities (ranked)") {
 		t.Errorf("--debug does not say which tools were offered:\n%s", out.stderr)
 	}
@@ -249,7 +250,7 @@ func TestToolSelectionOffersEveryToolBelowTheThreshold(t *testing.T) {
 	dir := manyServers(t)
 	ollama.Enqueue(ollamatest.Reply{Content: "ok"}, ollamatest.Reply{Content: "ok"})
 
-	// A quarter of 32,768 tokens holds the 52 tools.
+	// A quarter of 32,768 tokens holds the 56 tools.
 	out := runBinary(t, invocation{args: []string{"-m", "tiny", "--num-ctx", "32768", "--output", "stream-json", "-p", "Remember that Alice works at Acme"}, dir: dir, host: ollama.URL})
 	if out.code != 0 {
 		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
@@ -261,8 +262,8 @@ func TestToolSelectionOffersEveryToolBelowTheThreshold(t *testing.T) {
 	}
 	for i, req := range ollama.Requests() {
 		tools := requestTools(req)
-		if len(tools) != 52 || slices.Contains(tools, "mcphost__search_tools") {
-			t.Errorf("run %d offered %d tools (search tool: %v), want all 52 and no search", i+1, len(tools), slices.Contains(tools, "mcphost__search_tools"))
+		if len(tools) != 56 || slices.Contains(tools, "mcphost__search_tools") {
+			t.Errorf("run %d offered %d tools (search tool: %v), want all 56 and no search", i+1, len(tools), slices.Contains(tools, "mcphost__search_tools"))
 		}
 	}
 	if lines := streamLines(t, out.stdout, "tools_selected"); len(lines) != 0 {
@@ -308,8 +309,8 @@ func TestToolSelectionByAnEmbeddingModel(t *testing.T) {
 	if len(embeds) != 2 {
 		t.Fatalf("%d embed requests, want the tools in one and the request in another", len(embeds))
 	}
-	if texts, _ := embeds[0].Input.([]any); len(texts) != 52 {
-		t.Errorf("the tools were embedded in %d texts, want 52", len(texts))
+	if texts, _ := embeds[0].Input.([]any); len(texts) != 56 {
+		t.Errorf("the tools were embedded in %d texts, want 56", len(texts))
 	}
 
 	// A model that is not there: words alone, and a warning.

@@ -68,6 +68,11 @@ type Chat struct {
 	mu         sync.Mutex
 	turnOut    *ui.Text
 	cancelTurn context.CancelFunc
+	// notices are news from the servers (a list changed, a URL flow is
+	// done) that came between turns and prompts, shown before the next
+	// prompt; while a prompt is edited they go through editor, above it.
+	notices []string
+	editor  *tea.Program
 }
 
 // New returns a chat; Run starts it.
@@ -89,6 +94,7 @@ func (c *Chat) Run(ctx context.Context) error {
 	fmt.Fprintf(c.opts.Out, "mcphost chat with %s · %s · /help for commands, Ctrl-D to quit\n",
 		c.opts.Conversation.Model().Name, c.serversLine())
 	for ctx.Err() == nil {
+		c.flushNotices()
 		line, err := c.readLine(ctx)
 		switch {
 		case errors.Is(err, ErrEOF), errors.Is(err, ErrInterrupt):
@@ -119,16 +125,26 @@ func (c *Chat) Run(ctx context.Context) error {
 func (c *Chat) readLine(ctx context.Context) (string, error) {
 	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width())
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
+	defer c.editing(p)()
 	if _, err := p.Run(); err != nil {
 		return "", err
 	}
 	return ed.value, ed.err
 }
 
-// Turn sends one prompt through the runner and renders what happens.
-// Ctrl-C cancels this turn only (the model call or the MCP calls in flight);
-// the conversation stays usable.
+// Turn sends one prompt through the runner and renders what happens; the
+// resources it names as @SERVER:URI are attached. Ctrl-C cancels this turn
+// only (the model call or the MCP calls in flight); the conversation stays
+// usable.
 func (c *Chat) Turn(ctx context.Context, prompt string) {
+	c.turnWith(ctx, func(ctx context.Context, on func(host.Event)) (host.Result, error) {
+		return c.send(ctx, prompt, on)
+	})
+}
+
+// turnWith runs one turn made by run (a prompt, or an MCP prompt's
+// messages) and renders what happens.
+func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on func(host.Event)) (host.Result, error)) {
 	turnCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sigs := make(chan os.Signal, 1)
@@ -156,8 +172,9 @@ func (c *Chat) Turn(ctx context.Context, prompt string) {
 		c.turnOut, c.cancelTurn = nil, func() {}
 		c.mu.Unlock()
 	}()
-	res, err := c.opts.Conversation.PromptFunc(turnCtx, prompt, out.Handle)
+	res, err := run(turnCtx, out.Handle)
 	out.Finish(res, err, 0)
+	defer c.flushNotices()
 	if s := c.opts.Session; s != nil {
 		if err := s.Save(c.opts.Conversation.Model().Name, c.opts.Conversation.History()); err != nil {
 			fmt.Fprintf(c.opts.Err, "error: %s\n", ui.Sanitize(err.Error()))

@@ -32,6 +32,9 @@ func commands() []command {
 		{"/tools", "[SERVER|TOOL]", "the tools the model sees, by server; one tool in full", (*Chat).cmdTools},
 		{"/servers", "", "the MCP servers and their state (also /mcp)", (*Chat).cmdServers},
 		{"/mcp", "[restart|logs|disable|enable|login NAME]", "control an MCP server; login signs in to one", (*Chat).cmdMCP},
+		{"/prompts", "[SERVER]", "the servers' prompts and their arguments", (*Chat).cmdPrompts},
+		{"/prompt", "NAME [ARG=VALUE ...]", "add a server's prompt to the conversation and run it", (*Chat).cmdPrompt},
+		{"/resources", "[SERVER]", "the servers' resources; @SERVER:URI in a prompt attaches one", (*Chat).cmdResources},
 		{"/model", "[NAME]", "show or switch the model; the conversation stays", (*Chat).cmdModel},
 		{"/results", "", "the full results of the last turn's tool calls", (*Chat).cmdResults},
 		{"/history", "", "the conversation so far", (*Chat).cmdHistory},
@@ -93,7 +96,8 @@ func (c *Chat) cmdHelp(_ context.Context, w io.Writer, _ []string) bool {
 	tw.Flush()
 	fmt.Fprint(w, `
 Keys: Enter sends · Alt+Enter or a trailing \ start a new line · Up/Down browse history
-      Tab completes commands, servers and tools · Ctrl-C cancels the running turn, or clears
+      Tab completes commands, servers, tools, prompts, their arguments and @SERVER:URI
+      resources · Ctrl-C cancels the running turn, or clears
       the input · Ctrl-D on an empty line (or Ctrl-C twice) quits
 `)
 	return false
@@ -349,6 +353,9 @@ func (c *Chat) cmdUsage(_ context.Context, w io.Writer, _ []string) bool {
 // Complete returns the completions of a partly typed input: command names,
 // /mcp subcommands, server names and tool names.
 func (c *Chat) Complete(input string) []string {
+	if out, ok := c.completeMCP(input); ok {
+		return out
+	}
 	if !strings.HasPrefix(input, "/") || strings.Contains(input, "\n") {
 		return nil
 	}

@@ -83,7 +83,11 @@ func (c *Chat) Elicit(ctx context.Context, req elicit.Request) (elicit.Result, e
 	fmt.Fprintf(w, "\n? %s asks: %s\n", who, ui.Sanitize(req.Message))
 	if req.Mode == "url" {
 		fmt.Fprintf(w, "    open %s\n", ui.Sanitize(req.URL))
-		return c.confirm(ctx, "  [y] I will open it  [n] decline: ", nil)
+		res, err := c.confirm(ctx, "  [y] I will open it  [n] decline: ", nil)
+		if err == nil && res.Action == elicit.Accept {
+			c.awaitURL(req)
+		}
+		return res, err
 	}
 	fields := formFields(req.Schema)
 	content := map[string]any{}

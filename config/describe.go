@@ -82,6 +82,12 @@ func (f ProjectFile) describeServers(cf *configFile) ([]string, error) {
 		if err != nil {
 			return lines, err
 		}
+		if spec.Roots == nil && cf.roots != nil {
+			x := expander{p: &p, lenient: true}
+			if spec.Roots, err = p.roots("", cf.roots, &x); err != nil {
+				return lines, err
+			}
+		}
 		lines = append(lines, describeServer(spec))
 	}
 	return lines, nil
@@ -114,6 +120,10 @@ func describeServer(spec ServerSpec) string {
 		if len(spec.Headers) > 0 {
 			fmt.Fprintf(&b, ", sending the headers %s", quotedList(sortedKeys(spec.Headers)))
 		}
+	}
+	if len(spec.Roots) > 0 {
+		// Roots widen what a server such as server-filesystem may reach.
+		fmt.Fprintf(&b, ", giving it the directories %s as its roots", quotedList(spec.Roots))
 	}
 	if spec.Disabled {
 		b.WriteString(" (disabled)")

@@ -25,6 +25,9 @@ type configFile struct {
 	servers map[string]any
 	// approval is the raw "approval" section, read by Load.
 	approval any
+	// roots is the raw top-level "roots": the roots of this file's
+	// servers that have none of their own.
+	roots any
 	// sections are the other structured sections ("models", "hooks"),
 	// raw, by canonical key.
 	sections map[string]any
@@ -112,6 +115,10 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 		}
 		if nk == keyApproval {
 			f.approval = top[k]
+			continue
+		}
+		if nk == "roots" {
+			f.roots = top[k]
 			continue
 		}
 		if nk == keyModels || nk == keyHooks {

@@ -35,6 +35,13 @@ const (
 	// keyElicitation says how a run that cannot ask anyone answers a
 	// server's elicitation request.
 	keyElicitation = "elicitation"
+	// keySampling says how a run that cannot ask anyone answers a
+	// server's request for a completion by the model.
+	keySampling = "sampling"
+	// keyMCPPrompt and keyPromptArg run an MCP prompt as a one-shot
+	// prompt; flags only.
+	keyMCPPrompt = "mcp-prompt"
+	keyPromptArg = "prompt-arg"
 	// The bounds on what the model and the input may cost: the size of
 	// one model reply, how long the model may stay silent, the size of
 	// piped stdin, and the tool calls of one model message (at once and
@@ -71,6 +78,9 @@ const (
 	// defaultElicitation declines: nothing is sent in the user's name
 	// unless they said so.
 	defaultElicitation = string(ElicitDecline)
+	// defaultSampling refuses: a server does not spend the user's model
+	// unless they said so.
+	defaultSampling = string(ServerSamplingDeny)
 	// The bounds: the reply and idle defaults are provider.Limits', the
 	// tool-call ones runner.Options'.
 	defaultMaxReplyBytes    = 8 << 20
@@ -92,7 +102,7 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation,
+	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
 		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
 		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel}
 }
@@ -149,6 +159,9 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Float64(keyToolShare, defaultToolShare, "when the tools would take more than `SHARE` of the context window, offer the most relevant ones and a search tool (0: always every tool)")
 	fs.String(keyEmbedModel, "", "rank tools by meaning too, with the Ollama embedding `MODEL` (e.g. nomic-embed-text), when not all are offered")
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
+	fs.String(keySampling, defaultSampling, "answer a server's request for a completion by the model, when no one can be asked, with `MODE`: deny or allow")
+	fs.String(keyMCPPrompt, "", "run the MCP prompt `SERVER__PROMPT` (see mcphost prompts list) as the prompt, or before -p's")
+	fs.StringArray(keyPromptArg, nil, "give the --mcp-prompt argument `NAME=VALUE`; repeatable")
 	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")
 	fs.String(keyStdio, "", "with servers/tools: run the MCP server `COMMAND` (quoted as in a shell) instead of the config's")
 	registerSamplingFlags(fs)

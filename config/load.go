@@ -109,6 +109,13 @@ type Settings struct {
 	// Elicitation is how a run that cannot ask anyone answers a server's
 	// request for input.
 	Elicitation Elicitation
+	// ServerSampling is how a run that cannot ask anyone answers a
+	// server's request for a completion by the model.
+	ServerSampling ServerSampling
+	// MCPPrompt is the MCP prompt (server__prompt) a one-shot run starts
+	// with, and PromptArgs its arguments; flags only.
+	MCPPrompt  string
+	PromptArgs map[string]string
 
 	// Servers are the MCP servers of all config files, merged by name and
 	// sorted by name; or the script's, or the one of --url/--stdio.
@@ -263,6 +270,11 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Yolo = g.boolean(keyYolo)
 	s.Audit = o.auditPath(g.str(keyAudit), origins[keyAudit])
 	s.Elicitation = Elicitation(g.str(keyElicitation))
+	s.ServerSampling = ServerSampling(g.str(keySampling))
+	s.MCPPrompt = strings.TrimSpace(o.flagString(keyMCPPrompt))
+	if s.PromptArgs, err = o.promptArgs(); err != nil {
+		return nil, err
+	}
 	s.ToolShare = g.number(keyToolShare)
 	s.EmbedModel = strings.TrimSpace(g.str(keyEmbedModel))
 	if g.err != nil {
@@ -325,6 +337,30 @@ func Load(opts LoadOptions) (*Settings, error) {
 }
 
 // flagString is the value of a string flag, empty when it is not defined.
+// promptArgs reads the --prompt-arg NAME=VALUE flags.
+func (o *LoadOptions) promptArgs() (map[string]string, error) {
+	f := o.Flags.Lookup(keyPromptArg)
+	if f == nil || !f.Changed {
+		return nil, nil
+	}
+	list, err := o.Flags.GetStringArray(keyPromptArg)
+	if err != nil {
+		return nil, err
+	}
+	args := map[string]string{}
+	for _, a := range list {
+		name, value, ok := strings.Cut(a, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, &Error{Field: keyPromptArg, Message: fmt.Sprintf("--prompt-arg %q must be NAME=VALUE, e.g. --prompt-arg city=Paris", a)}
+		}
+		args[strings.TrimSpace(name)] = value
+	}
+	if o.flagString(keyMCPPrompt) == "" {
+		return nil, &Error{Field: keyPromptArg, Message: "--prompt-arg gives the arguments of --mcp-prompt SERVER__PROMPT: give that too"}
+	}
+	return args, nil
+}
+
 func (o *LoadOptions) flagString(name string) string {
 	if f := o.Flags.Lookup(name); f != nil {
 		return f.Value.String()
@@ -809,6 +845,10 @@ func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
 		return o.describe(keyElicitation, origins[keyElicitation], "must be one of %s, got %q",
 			strings.Join(ElicitationModes(), ", "), s.Elicitation)
 	}
+	if !slices.Contains(ServerSamplingModes(), string(s.ServerSampling)) {
+		return o.describe(keySampling, origins[keySampling], "must be one of %s, got %q",
+			strings.Join(ServerSamplingModes(), ", "), s.ServerSampling)
+	}
 	if !slices.Contains([]string{"dark", "light", "auto"}, s.Theme) {
 		return o.describe(keyTheme, origins[keyTheme], `must be dark, light or auto, got %q`, s.Theme)
 	}
@@ -869,6 +909,14 @@ func (o *LoadOptions) servers(files []*configFile) ([]ServerSpec, error) {
 		spec, err := p.parse(name, m.raw)
 		if err != nil {
 			return nil, err
+		}
+		if spec.Roots == nil && m.file.roots != nil && spec.Err == nil {
+			// A file's roots reach only its own servers: a project file
+			// must not widen what the user's servers may see.
+			x := expander{p: &p, name: "", lenient: spec.Disabled}
+			if spec.Roots, err = p.roots("", m.file.roots, &x); err != nil {
+				return nil, err
+			}
 		}
 		specs = append(specs, spec)
 	}

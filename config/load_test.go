@@ -508,6 +508,9 @@ func TestLoadServerErrors(t *testing.T) {
 		{"zero timeout", `{"s": {"command": "x", "timeout": 0}}`, "s", "timeout", `"timeout" must be a positive number`},
 		{"negative duration", `{"s": {"command": "x", "timeout": "-5s"}}`, "s", "timeout", `"timeout" must be a positive`},
 		{"cwd not text", `{"s": {"command": "x", "cwd": 3}}`, "s", "cwd", `"cwd" must be a string`},
+		{"roots not a list", `{"s": {"command": "x", "roots": "/tmp"}}`, "s", "roots", `"roots" must be a list of directories`},
+		{"roots entry empty", `{"s": {"command": "x", "roots": ["/a", ""]}}`, "s", "roots", `"roots" entry 2 must be the path of a directory`},
+		{"bad toolTotalTimeout", `{"s": {"command": "x", "toolTotalTimeout": "forever"}}`, "s", "toolTotalTimeout", `"toolTotalTimeout" must be a positive`},
 		{"bad variable name", `{"s": {"command": "${1x}"}}`, "s", "command", `without a valid variable name`},
 		{"command empty after expansion", `{"s": {"command": "${E:-}"}}`, "s", "command", `empty once its variables are expanded`},
 		{"mcpServers not an object", `["s"]`, "", "mcpServers", `"mcpServers" must be an object`},
@@ -563,6 +566,9 @@ func TestLoadSettingErrors(t *testing.T) {
 		{"model-idle-timeout env", "", map[string]string{"MCPHOST_MODEL_IDLE_TIMEOUT": "soon"}, nil, "model-idle-timeout", `MCPHOST_MODEL_IDLE_TIMEOUT must be a duration such as "90s" or "5m", or a number of seconds`},
 		{"model-idle-timeout flag", "", nil, []string{"--model-idle-timeout", "0s"}, "model-idle-timeout", `--model-idle-timeout must be more than 0, got 0s`},
 		{"model file not text", "model: [a, b]\n", nil, nil, "model", `.mcphost.yml: "model" must be a string`},
+		{"sampling flag", "", nil, []string{"--sampling", "yes"}, "sampling", `--sampling must be one of deny, allow, got "yes"`},
+		{"prompt-arg without =", "", nil, []string{"--mcp-prompt", "a__b", "--prompt-arg", "city"}, "prompt-arg", `--prompt-arg "city" must be NAME=VALUE, e.g. --prompt-arg city=Paris`},
+		{"prompt-arg without a prompt", "", nil, []string{"--prompt-arg", "city=Paris"}, "prompt-arg", `--prompt-arg gives the arguments of --mcp-prompt SERVER__PROMPT: give that too`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -635,5 +641,37 @@ func TestLoadSystemPrompt(t *testing.T) {
 				t.Errorf("SystemPrompt = %q, want %q", s.SystemPrompt, tt.want)
 			}
 		})
+	}
+}
+
+func TestLoadRootsAndPromptFlags(t *testing.T) {
+	fx := newFixture(t)
+	fx.args = []string{"--mcp-prompt", "every__args", "--prompt-arg", "city=Paris", "--prompt-arg", "note=a=b", "--sampling", "allow"}
+	write(t, fx.work, ".mcp.json", `{"roots": ["top", "~/notes"], "mcpServers": {
+		"own": {"command": "x", "roots": ["${PROJECT_DIR}/src"], "toolTotalTimeout": "2m"},
+		"inherits": {"command": "y"}}}`)
+	write(t, fx.home, ".mcp.json", `{"mcpServers": {"user": {"command": "z"}}}`)
+	s, err := fx.load(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]ServerSpec{}
+	for _, sp := range s.Servers {
+		byName[sp.Name] = sp
+	}
+	if got := byName["own"].Roots; len(got) != 1 || got[0] != filepath.Join(fx.work, "src") {
+		t.Errorf("own roots = %q", got)
+	}
+	if got := byName["own"].ToolTotalTimeout; got != 2*time.Minute {
+		t.Errorf("toolTotalTimeout = %v", got)
+	}
+	if got := byName["inherits"].Roots; len(got) != 2 || got[0] != filepath.Join(fx.work, "top") || got[1] != filepath.Join(fx.home, "notes") {
+		t.Errorf("inherited roots = %q", got)
+	}
+	if got := byName["user"].Roots; got != nil {
+		t.Errorf("a project file's roots reached a user server: %q", got)
+	}
+	if s.MCPPrompt != "every__args" || s.PromptArgs["city"] != "Paris" || s.PromptArgs["note"] != "a=b" || s.ServerSampling != ServerSamplingAllow {
+		t.Errorf("MCPPrompt %q, PromptArgs %v, Sampling %q", s.MCPPrompt, s.PromptArgs, s.ServerSampling)
 	}
 }

@@ -127,6 +127,11 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 	default:
 		err = p.remote(&spec, e, &x)
 	}
+	if err == nil {
+		if v, ok := e.get("roots"); ok {
+			spec.Roots, err = p.roots(name, v, &x)
+		}
+	}
 	var unset *unsetError
 	if errors.As(err, &unset) {
 		// This server alone cannot run: it fails to start with the error,
@@ -150,6 +155,11 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 	}
 	if v, ok := e.get("toolTimeout"); ok {
 		if spec.ToolTimeout, err = p.duration(name, "toolTimeout", v); err != nil {
+			return ServerSpec{}, err
+		}
+	}
+	if v, ok := e.get("toolTotalTimeout"); ok {
+		if spec.ToolTotalTimeout, err = p.duration(name, "toolTotalTimeout", v); err != nil {
 			return ServerSpec{}, err
 		}
 	}
@@ -284,6 +294,36 @@ func (p *serverParser) stdio(spec *ServerSpec, e entry, x *expander) error {
 		spec.Dir = p.resolveDir(spec.Dir)
 	}
 	return nil
+}
+
+// roots reads a list of directories offered to a server as its roots
+// (MCP roots): a server entry's "roots", or a file's top-level one.
+// Variables are expanded; relative paths are relative to the project
+// directory.
+func (p *serverParser) roots(name string, v any, x *expander) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	items, ok := v.([]any)
+	if !ok {
+		return nil, p.fail(name, "roots", `"roots" must be a list of directories, e.g. ["~/src", "${PROJECT_DIR}"]`)
+	}
+	out := make([]string, 0, len(items))
+	for i, item := range items {
+		s, ok := item.(string)
+		if !ok || strings.TrimSpace(s) == "" {
+			return nil, p.fail(name, "roots", `"roots" entry %d must be the path of a directory`, i+1)
+		}
+		dir, err := x.expand("roots", fmt.Sprintf(`"roots" entry %d`, i+1), s)
+		if err != nil {
+			return nil, err
+		}
+		if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/' || rest[0] == filepath.Separator) && p.homeDir != "" {
+			dir = p.homeDir + rest
+		}
+		out = append(out, p.resolveDir(dir))
+	}
+	return out, nil
 }
 
 // envMap adds the entries of the env (Claude) or environment (mcphost) map;

@@ -23,8 +23,12 @@ const DefaultStartTimeout = 60 * time.Second
 // Defaults for the reliability settings of a server (toolTimeout,
 // maxRestarts, maxResultBytes) when the config does not say.
 const (
-	// DefaultToolTimeout bounds one tool call.
+	// DefaultToolTimeout bounds the silence of one tool call: no answer
+	// and no progress.
 	DefaultToolTimeout = 60 * time.Second
+	// DefaultToolTotalTimeout bounds one tool call that keeps reporting
+	// progress.
+	DefaultToolTotalTimeout = 30 * time.Minute
 	// DefaultMaxRestarts is how many automatic restarts a server that
 	// keeps exiting gets within a minute.
 	DefaultMaxRestarts = 5
@@ -68,8 +72,18 @@ type ServerSpec struct {
 
 	// StartTimeout bounds connecting, initialize and tools/list.
 	StartTimeout time.Duration
-	// ToolTimeout bounds one tool call; 0 means DefaultToolTimeout.
+	// ToolTimeout bounds the silence of one tool call: the wait for its
+	// answer, started again by each progress notification; 0 means
+	// DefaultToolTimeout.
 	ToolTimeout time.Duration
+	// ToolTotalTimeout bounds one tool call however much progress it
+	// reports; 0 means DefaultToolTotalTimeout, and it is never less than
+	// ToolTimeout.
+	ToolTotalTimeout time.Duration
+	// Roots are the directories (absolute paths) offered to the server as
+	// its roots (MCP roots); none means the server is not told that the
+	// client has roots at all.
+	Roots []string
 	// MaxRestarts is how many times within a minute the server is
 	// restarted after it exits; 0 means DefaultMaxRestarts, a negative
 	// value never (the config's "maxRestarts: 0").

@@ -37,6 +37,10 @@ type Request struct {
 	// Schema is the form's JSON Schema: a flat object of primitive
 	// properties. Nil for a URL request.
 	Schema json.RawMessage
+	// Completed, for a URL request with an id, is closed when the server
+	// says the user finished what the URL was for
+	// (notifications/elicitation/complete); it may never be.
+	Completed <-chan struct{}
 }
 
 // The actions of a Result.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -111,6 +113,15 @@ func (c *Conversation) Prompt(ctx context.Context, prompt string) (Result, error
 // nil) one at a time as they happen, Finished last. on runs on the turn's
 // goroutine: while it runs, the turn waits.
 func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Event)) (Result, error) {
+	return c.PromptMessages(ctx, []provider.Message{{Role: provider.RoleUser, Content: prompt}}, on)
+}
+
+// PromptMessages adds msgs to the conversation as they are (roles,
+// images: an MCP prompt's messages, a message with resources attached)
+// and runs the turn, as PromptFunc does for one user message. The
+// UserPromptSubmit hooks see the text of the user messages; context they
+// add goes into the last one.
+func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Message, on func(Event)) (Result, error) {
 	if c.h.backend == nil {
 		return Result{}, ErrNoModel
 	}
@@ -120,15 +131,24 @@ func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Ev
 	// waited for, so that the model is offered every tool.
 	c.h.manager.WaitStarting(ctx)
 	if hk := c.h.hooks; hk != nil {
-		v := hk.UserPromptSubmit(ctx, prompt)
+		var texts []string
+		last := -1
+		for i, m := range msgs {
+			if m.Role == provider.RoleUser {
+				texts = append(texts, m.Content)
+				last = i
+			}
+		}
+		v := hk.UserPromptSubmit(ctx, strings.Join(texts, "\n\n"))
 		if v.Blocked {
 			return Result{}, &blockedError{v.Reason}
 		}
-		if v.Context != "" {
-			prompt += "\n\n" + v.Context
+		if v.Context != "" && last >= 0 {
+			msgs = slices.Clone(msgs)
+			msgs[last].Content += "\n\n" + v.Context
 		}
 	}
-	res, err := c.r.Run(ctx, prompt, c.h.pipeline(on))
+	res, err := c.r.RunMessages(ctx, msgs, c.h.pipeline(on))
 	if hk := c.h.hooks; hk != nil {
 		hk.Stop(context.WithoutCancel(ctx), res.Answer, stopReason(err))
 	}
@@ -216,6 +236,8 @@ func (c *Conversation) SetModel(ctx context.Context, name string) (provider.Mode
 	c.r.SetModel(info)
 	c.r.SetSampling(c.h.samplingFor(info.Name))
 	c.model.Store(&info)
+	// Servers' sampling requests go to the model last chosen.
+	c.h.current.Store(&modelChoice{backend: backend, info: info})
 	return info, nil
 }
 

@@ -41,7 +41,8 @@
 // the command renders: TextDelta and ThinkingDelta as the model streams,
 // ModelCallStarted and ModelCallFinished (with token usage) around each
 // model call, ToolCallStarted and ToolCallFinished around each tool call,
-// Warning, and Finished last, with the turn's result and error.
+// ToolProgress between them while a call reports progress (or runs as an
+// MCP task), Warning, and Finished last, with the turn's result and error.
 //
 // # Approval and elicitation
 //
@@ -50,6 +51,21 @@
 // one-shot run, where such calls are refused and never run silently.
 // Servers' requests for input (MCP elicitation) are answered by
 // Options.Elicit, else by the --elicitation setting (decline by default).
+//
+// # Prompts, resources, sampling and roots
+//
+// Prompts, GetPrompt and CompletePrompt reach the servers' prompts;
+// Conversation.RunPrompt adds one's messages to a conversation and runs
+// the turn. Resources, ResourceTemplates, ReadResource and
+// CompleteResource reach their resources; Conversation.UserMessage
+// attaches the ones a prompt names as "@SERVER:URI", for PromptMessages.
+// While a server has resources, the model is offered two tools of the
+// host's own, ListResourcesTool and ReadResourceTool. A server's request
+// for a completion (MCP sampling) is decided by Options.Sampling (or
+// SetSampling), else by the sampling setting (deny by default), and
+// answered by the current model without tools. Options.OnChange hears
+// when a server's lists change; SetRoots changes the directories a
+// server is offered as its roots.
 //
 // # Tools without a model
 //

@@ -22,6 +22,10 @@ type (
 	ToolCallStarted = runner.ToolCallStarted
 	// ToolCallFinished comes when a tool call returns, fails or is refused.
 	ToolCallFinished = runner.ToolCallFinished
+	// ToolProgress is news of a running tool call: its server's progress
+	// notification, or its task's status. It comes between the call's
+	// ToolCallStarted and ToolCallFinished.
+	ToolProgress = runner.ToolProgress
 	// ToolCallRepaired comes before ToolCallStarted when the arguments
 	// were repaired to fit the tool's schema.
 	ToolCallRepaired = runner.ToolCallRepaired

@@ -19,6 +19,7 @@ import (
 	"github.com/mcphost/mcphost/hooks"
 	"github.com/mcphost/mcphost/oauth"
 	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/sampling"
 	"github.com/mcphost/mcphost/secret"
 	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/toolselect"
@@ -113,6 +114,16 @@ type Options struct {
 	// config's elicitation setting says (decline by default).
 	// SetElicitor changes it later.
 	Elicit elicit.Func
+	// Sampling decides servers' requests for a completion by the model
+	// (MCP sampling), which an approved request gets from the current
+	// model; nil decides as the config's sampling setting says (deny by
+	// default, with a warning). SetSampling changes it later.
+	Sampling sampling.Approver
+	// OnChange is told when a server's tools, prompts or resources
+	// changed while it ran (it said so, and they were listed again); the
+	// model is offered the new tools at its next call. SetOnChange
+	// changes it later.
+	OnChange func(ListChange)
 	// SignIn shows the user the URL of an OAuth sign-in that a remote
 	// server asks for while it starts or during a call, and opens it in a
 	// browser (oauth.OpenBrowser does); the sign-in then waits for the
@@ -194,6 +205,18 @@ type Host struct {
 	audit     *audit.Log
 	// elicitor answers servers' requests for input; SetElicitor swaps it.
 	elicitor atomic.Pointer[elicit.Func]
+	// approver decides sampling requests; onChange hears of list
+	// changes. Set* swap them.
+	approver atomic.Pointer[sampling.Approver]
+	// policyApprover is true while approver is the --sampling setting.
+	policyApprover atomic.Bool
+	onChange       atomic.Pointer[func(ListChange)]
+	// current is the model (and its engine) of the conversation that
+	// last chose one: the model that answers servers' sampling requests.
+	current atomic.Pointer[modelChoice]
+	// toolbox is the servers' tools and the host's own resource tools,
+	// as the approval policy sees them.
+	toolbox *hostTools
 
 	defaultOnce sync.Once
 	defaultConv *Conversation
@@ -348,11 +371,21 @@ func (h *Host) start(ctx context.Context) error {
 		answer = elicit.Handler(s.Elicitation, h.warn)
 	}
 	h.elicitor.Store(&answer)
+	h.SetSampling(h.opts.Sampling)
+	h.SetOnChange(h.opts.OnChange)
+	logLevel := "warning"
+	if s.Debug {
+		logLevel = "debug"
+	}
 	h.signIns = oauth.DefaultStore()
 	mopts := servers.Options{
 		ClientName: "mcphost", ClientVersion: h.opts.ClientVersion, Logger: h.logger,
 		Builtin:     builtin.New,
 		Elicitation: h.elicit,
+		Sampling:    h.sample,
+		LogLevel:    logLevel,
+		Warn:        h.warn,
+		OnChange:    h.changed,
 		Lazy:        h.opts.Start == StartLazy,
 		Background:  h.opts.Start == StartBackground,
 		SignIns:     h.signIns,
@@ -366,6 +399,7 @@ func (h *Host) start(ctx context.Context) error {
 		mopts.CacheDir = config.DefaultUserDirs().Cache
 	}
 	h.manager = servers.NewManager(s.Servers, mopts)
+	h.toolbox = &hostTools{m: h.manager}
 	if !s.NoHooks {
 		h.hooks = h.newHooks()
 	}
@@ -408,6 +442,7 @@ func (h *Host) start(ctx context.Context) error {
 				modelName, strings.Join(info.Capabilities, ", ")))
 		}
 		h.model = info
+		h.current.Store(&modelChoice{backend: h.backend, info: info})
 		h.embedder = h.newEmbedder()
 	}
 	return nil
@@ -492,7 +527,7 @@ func (h *Host) newApproval() *approval.Toolbox {
 			},
 			Yolo: h.settings.Yolo,
 		},
-		Info:    h.manager,
+		Info:    h.toolbox,
 		Builtin: func(server string) bool { return builtins[server] },
 		Notice:  h.warn,
 		Asker:   h.notifying(h.opts.Asker),
@@ -503,7 +538,7 @@ func (h *Host) newApproval() *approval.Toolbox {
 	if h.hooks != nil {
 		opts.Hooks = h.hooks
 	}
-	return approval.New(h.manager, opts)
+	return approval.New(h.toolbox, opts)
 }
 
 // newHooks builds the runner of the configured hooks; nil when none.

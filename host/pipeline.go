@@ -39,6 +39,10 @@ func (h *Host) MaskEvent(ev Event) Event {
 	case Warning:
 		e.Message = h.mask.String(e.Message)
 		return e
+	case ToolProgress:
+		e.Call.Arguments = h.mask.Map(e.Call.Arguments)
+		e.Message = h.mask.String(e.Message)
+		return e
 	case Finished:
 		if len(e.Result.ToolCalls) > 0 {
 			calls := make([]ToolCallFinished, len(e.Result.ToolCalls))
@@ -64,6 +68,8 @@ func logEvent(l *slog.Logger, ev Event) {
 		l.Debug("tool call", "name", ev.Call.Name, "server", ev.Server, "tool", ev.Tool, "requested", ev.Requested, "recovered", ev.Recovered)
 	case ToolCallFinished:
 		l.Debug("tool result", "name", ev.Call.Name, "error", ev.IsError, "rejected", ev.Rejected, "duration", ev.Duration, "bytes", len(ev.Output))
+	case ToolProgress:
+		l.Debug("tool progress", "name", ev.Call.Name, "progress", ev.Progress, "total", ev.Total, "status", ev.Status, "message", ev.Message)
 	case ToolCallRepaired:
 		l.Debug("tool call repaired", "name", ev.Call.Name, "repairs", strings.Join(ev.Repairs, "; "), "repaired_calls", ev.Total)
 	case ToolCallRejected:

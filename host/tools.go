@@ -70,8 +70,8 @@ func (h *Host) Tools() []ToolInfo {
 	}
 	var out []ToolInfo
 	for _, t := range h.approval.Tools() {
-		server, _, _ := h.manager.Lookup(t.Name)
-		def, _ := h.manager.ToolInfo(t.Name)
+		server, _, _ := h.toolbox.Lookup(t.Name)
+		def, _ := h.toolbox.ToolInfo(t.Name)
 		offered, _ := runner.Offer(t)
 		out = append(out, ToolInfo{Name: t.Name, Server: server, Def: def, Offered: offered, Tokens: budget.Tool(offered), Cached: cached[server]})
 	}
@@ -85,8 +85,8 @@ func (h *Host) Tools() []ToolInfo {
 // ErrUnknownTool that lists the closest or the matching names.
 func (h *Host) ResolveTool(name string) (string, error) {
 	var tools []toolcall.Tool
-	for _, t := range h.manager.Tools() {
-		server, own, _ := h.manager.Lookup(t.Name)
+	for _, t := range h.toolbox.Tools() {
+		server, own, _ := h.toolbox.Lookup(t.Name)
 		tools = append(tools, toolcall.Tool{Exposed: t.Name, Server: server, Name: own})
 	}
 	exposed, err := toolcall.NewCatalog(tools).Resolve(name)
@@ -121,7 +121,7 @@ func (h *Host) CallTool(ctx context.Context, name string, args map[string]any) (
 	if args == nil {
 		args = map[string]any{}
 	}
-	return h.manager.Call(ctx, exposed, args)
+	return h.toolbox.Call(ctx, exposed, args)
 }
 
 // ServerLogs returns the last lines a server wrote to stderr (and the

@@ -79,6 +79,26 @@ type ToolCallFinished struct {
 	Output string
 }
 
+// ToolProgress is news of a tool call that is still running: a progress
+// notification from its server, or a change of status of the task it
+// runs as (MCP tasks). It comes between the call's ToolCallStarted and
+// ToolCallFinished, never after.
+type ToolProgress struct {
+	Call   ToolCall
+	Server string
+	Tool   string
+	// Progress grows with each notification; Total is what it will
+	// reach, 0 when unknown.
+	Progress, Total float64
+	// Message is the server's own words, cleaned of escape sequences and
+	// control characters.
+	Message string
+	// Status is the task's status ("working", "input_required",
+	// "completed", "failed", "cancelled") for a call that runs as a task;
+	// empty otherwise.
+	Status string
+}
+
 // ToolCallRepaired is sent before ToolCallStarted when a call's arguments
 // were repaired to fit the tool's schema.
 type ToolCallRepaired struct {
@@ -156,6 +176,7 @@ func (ModelCallStarted) event()     {}
 func (ModelCallFinished) event()    {}
 func (ToolCallStarted) event()      {}
 func (ToolCallFinished) event()     {}
+func (ToolProgress) event()         {}
 func (ToolCallRepaired) event()     {}
 func (ToolCallRejected) event()     {}
 func (HistoryTrimmed) event()       {}

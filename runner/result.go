@@ -16,7 +16,8 @@ type ToolOutput struct {
 }
 
 // ConvertResult turns a tool result into what goes back to the model:
-// text content joined, embedded text resources included, structured content
+// text content joined, embedded text resources included under their URI,
+// resource links as their URI and name, structured content
 // serialised when there is no text, and images attached for vision models
 // or replaced by a placeholder the model can reason about.
 func ConvertResult(res *tool.Result, vision bool) ToolOutput {
@@ -37,7 +38,11 @@ func ConvertResult(res *tool.Result, vision bool) ToolOutput {
 		case tool.Audio:
 			parts = append(parts, fmt.Sprintf("[audio %s, %s: not shown]", c.MIMEType, termtext.Bytes(len(c.Data))))
 		case tool.Resource:
-			if c.Text != "" {
+			if c.Text != "" && c.URI != "" {
+				// The URI says what the text is, and lets the model read
+				// it again.
+				parts = append(parts, fmt.Sprintf("[resource %s]\n%s", c.URI, c.Text))
+			} else if c.Text != "" {
 				parts = append(parts, c.Text)
 			} else if c.URI != "" || len(c.Data) > 0 {
 				parts = append(parts, fmt.Sprintf("[resource %s, %s, %s: binary, not shown]", c.URI, orUnknown(c.MIMEType), termtext.Bytes(len(c.Data))))

@@ -280,17 +280,32 @@ type Result struct {
 // On error the history keeps what happened up to the failure, so a chat can
 // go on after a cancelled turn.
 func (r *Runner) Run(ctx context.Context, prompt string, emit func(Event)) (Result, error) {
+	return r.RunMessages(ctx, []provider.Message{{Role: provider.RoleUser, Content: prompt}}, emit)
+}
+
+// RunMessages is Run with messages instead of a prompt: they are added to
+// the conversation as they are (the user and assistant messages of an MCP
+// prompt, a user message with images attached), then the model is called.
+func (r *Runner) RunMessages(ctx context.Context, msgs []provider.Message, emit func(Event)) (Result, error) {
 	if emit == nil {
 		emit = func(Event) {}
 	}
-	res, err := r.run(ctx, prompt, emit)
+	res, err := r.run(ctx, msgs, emit)
 	emit(Finished{Result: res, Err: err})
 	return res, err
 }
 
-// run is Run without its Finished event.
-func (r *Runner) run(ctx context.Context, prompt string, emit func(Event)) (Result, error) {
-	r.history = append(r.history, provider.Message{Role: provider.RoleUser, Content: prompt})
+// run is RunMessages without its Finished event.
+func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event)) (Result, error) {
+	r.history = append(r.history, in...)
+	// Tools are selected for what the user's messages ask.
+	var asked []string
+	for _, m := range in {
+		if m.Role == provider.RoleUser {
+			asked = append(asked, m.Content)
+		}
+	}
+	prompt := strings.Join(asked, "\n")
 	var (
 		res   Result
 		stop  error // set once the model must answer without tools
@@ -586,7 +601,13 @@ func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event
 				select {
 				case slots <- struct{}{}:
 					start = time.Now() // the wait for a slot is not the call's
-					content = r.callOne(ctx, d.call)
+					// The servers report progress on the call's context,
+					// never after it returns.
+					pctx := tool.WithProgress(ctx, func(p tool.Progress) {
+						send(ToolProgress{Call: d.call, Server: d.server, Tool: d.tool, Progress: p.Progress, Total: p.Total,
+							Message: termtext.Line(p.Message), Status: p.Status})
+					})
+					content = r.callOne(pctx, d.call)
 					<-slots
 				case <-ctx.Done():
 					content = ToolOutput{Text: "the call was cancelled by the user", IsError: true}

@@ -416,7 +416,8 @@ func TestConvertResult(t *testing.T) {
 		err    bool
 	}{
 		{"text joined", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "a"}, &mcp.TextContent{Text: "b"}}}, "a\nb", false},
-		{"embedded text resource", &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///x", Text: "contents"}}}}, "contents", false},
+		{"embedded text resource", &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///x", Text: "contents"}}}}, "[resource file:///x]\ncontents", false},
+		{"resource link", &mcp.CallToolResult{Content: []mcp.Content{&mcp.ResourceLink{URI: "demo://r/1", Name: "one", Description: "the first"}}}, "[resource link demo://r/1 (one: the first)]", false},
 		{"binary resource", &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///x.bin", MIMEType: "application/zip", Blob: make([]byte, 2048)}}}}, "[resource file:///x.bin, application/zip, 2.0 KB: binary, not shown]", false},
 		{"structured without text", &mcp.CallToolResult{StructuredContent: map[string]any{"sum": 3}}, `{"sum":3}`, false},
 		{"structured with text keeps text", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "3"}}, StructuredContent: map[string]any{"sum": 3}}, "3", false},

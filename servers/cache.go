@@ -14,15 +14,17 @@ import (
 )
 
 // cacheFormat is written into every cache file; a file of another format
-// is ignored (and replaced by the next live list).
-const cacheFormat = 1
+// is ignored (and replaced by the next live list). Format 2 added the
+// prompts, resources and templates and what the server offers.
+const cacheFormat = 2
 
-// toolCache keeps each server's tool list between runs, so that a run
-// knows the tools before any server starts and starts only the servers
-// whose tools are called. A list is keyed by what defines the server
-// (transport, command, args, env, working directory, URL, headers): a
-// change to any of them is another server. The server's own name and
-// version are kept with the list; a live list that differs replaces it.
+// toolCache keeps each server's catalogue (its tools, prompts, resources
+// and resource templates) between runs, so that a run knows them before
+// any server starts and starts only the servers it uses. A catalogue is
+// keyed by what defines the server (transport, command, args, env,
+// working directory, URL, headers, whether it is given roots): a change
+// to any of them is another server. The server's own name and version are
+// kept with it; a live catalogue that differs replaces it.
 type toolCache struct {
 	dir string
 }
@@ -35,9 +37,14 @@ type cachedList struct {
 		Name    string `json:"name"`
 		Version string `json:"version"`
 	} `json:"server"`
+	// Offers says which lists the server has.
+	Offers offers `json:"offers"`
 	// Tools are the definitions as the server sent them, unfiltered.
-	Tools []json.RawMessage `json:"tools"`
-	Saved time.Time         `json:"saved"`
+	Tools     []json.RawMessage       `json:"tools"`
+	Prompts   []*mcp.Prompt           `json:"prompts,omitempty"`
+	Resources []*mcp.Resource         `json:"resources,omitempty"`
+	Templates []*mcp.ResourceTemplate `json:"templates,omitempty"`
+	Saved     time.Time               `json:"saved"`
 }
 
 // cacheable reports whether a server's list is worth keeping: a built-in
@@ -57,59 +64,52 @@ func (c *toolCache) path(spec config.ServerSpec) string {
 		URL       string            `json:"u"`
 		Headers   map[string]string `json:"h"`
 		SSE       bool              `json:"s"`
-	}{spec.Transport, spec.Command, spec.Args, spec.Env, spec.Dir, spec.URL, spec.Headers, spec.FallbackSSE})
+		// A server given roots may offer other tools (server-everything's
+		// get-roots-list); which roots does not matter.
+		Roots bool `json:"r"`
+	}{spec.Transport, spec.Command, spec.Args, spec.Env, spec.Dir, spec.URL, spec.Headers, spec.FallbackSSE, len(spec.Roots) > 0})
 	sum := sha256.Sum256(key)
 	return filepath.Join(c.dir, "tools", hex.EncodeToString(sum[:16])+".json")
 }
 
-// load returns the cached list of spec, if there is one this mcphost can
-// read.
-func (c *toolCache) load(spec config.ServerSpec) ([]*mcp.Tool, *rawTools, bool) {
+// load returns the cached catalogue of spec, if there is one this mcphost
+// can read, and its fingerprint (see catalog.fingerprint).
+func (c *toolCache) load(spec config.ServerSpec) (*catalog, bool) {
 	if c == nil || !cacheable(spec) {
-		return nil, nil, false
+		return nil, false
 	}
 	data, err := os.ReadFile(c.path(spec))
 	if err != nil {
-		return nil, nil, false
+		return nil, false
 	}
 	var list cachedList
 	if json.Unmarshal(data, &list) != nil || list.Format != cacheFormat {
-		return nil, nil, false
+		return nil, false
 	}
-	raw := newRawTools()
-	tools := make([]*mcp.Tool, 0, len(list.Tools))
+	cat := &catalog{raw: newRawTools(), offers: list.Offers, prompts: list.Prompts, resources: list.Resources, templates: list.Templates}
+	cat.info.Name, cat.info.Version = list.Server.Name, list.Server.Version
 	for _, r := range list.Tools {
 		var t mcp.Tool
 		if json.Unmarshal(r, &t) != nil || t.Name == "" {
-			return nil, nil, false
+			return nil, false
 		}
-		tools = append(tools, &t)
-		raw.byName[t.Name] = r
+		cat.tools = append(cat.tools, &t)
+		cat.raw.byName[t.Name] = r
 	}
-	return tools, raw, true
+	return cat, true
 }
 
-// store keeps a live list, replacing the file atomically; a failure to
-// write only means the next run starts the server at once.
-func (c *toolCache) store(spec config.ServerSpec, info *mcp.Implementation, tools []*mcp.Tool, raw *rawTools) {
+// store keeps a live catalogue, replacing the file atomically; a failure
+// to write only means the next run starts the server at once.
+func (c *toolCache) store(spec config.ServerSpec, cat *catalog) {
 	if c == nil || !cacheable(spec) {
 		return
 	}
-	list := cachedList{Format: cacheFormat, Saved: time.Now().UTC()}
-	if info != nil {
-		list.Server.Name, list.Server.Version = info.Name, info.Version
+	list, ok := cat.file()
+	if !ok {
+		return
 	}
-	for _, t := range tools {
-		r := raw.get(t.Name)
-		if r == nil {
-			b, err := json.Marshal(t)
-			if err != nil {
-				return
-			}
-			r = b
-		}
-		list.Tools = append(list.Tools, r)
-	}
+	list.Saved = time.Now().UTC()
 	data, err := json.Marshal(list)
 	if err != nil {
 		return
@@ -128,25 +128,4 @@ func (c *toolCache) store(spec config.ServerSpec, info *mcp.Implementation, tool
 		return
 	}
 	_ = os.Rename(tmp.Name(), path)
-}
-
-// sameList reports whether a live list is the cached one: same tools,
-// defined the same way.
-func sameList(cached, live *rawTools) bool {
-	if cached == nil || live == nil {
-		return false
-	}
-	cached.mu.Lock()
-	defer cached.mu.Unlock()
-	live.mu.Lock()
-	defer live.mu.Unlock()
-	if len(cached.byName) != len(live.byName) {
-		return false
-	}
-	for name, r := range live.byName {
-		if c, ok := cached.byName[name]; !ok || string(c) != string(r) {
-			return false
-		}
-	}
-	return true
 }

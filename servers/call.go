@@ -15,8 +15,12 @@ import (
 	"github.com/mcphost/mcphost/tool"
 )
 
-// errCallTimeout is the cause of a call cancelled by its tool timeout.
-var errCallTimeout = errors.New("tool timeout")
+// errCallTimeout is the cause of a call cancelled by its tool timeout
+// (silence), errCallTotalTimeout by its total timeout.
+var (
+	errCallTimeout      = errors.New("tool timeout")
+	errCallTotalTimeout = errors.New("tool total timeout")
+)
 
 // errSendAgain marks a call the server never saw, which Call may repeat.
 var errSendAgain = errors.New("the call did not reach the server")
@@ -39,8 +43,10 @@ func (e *notSent) Is(target error) bool { return target == errSendAgain }
 //
 //   - a server that is starting or restarting is waited for, ReadyWait at
 //     most, then the call fails (ErrServerUnavailable);
-//   - no answer within the server's ToolTimeout: the server is sent
-//     notifications/cancelled and stays usable (ErrToolTimeout);
+//   - no answer and no progress within the server's ToolTimeout, or no
+//     answer within its ToolTotalTimeout however much progress it
+//     reported: the server is sent notifications/cancelled (tasks/cancel
+//     for a task) and stays usable (ErrToolTimeout);
 //   - the server exits during the call: "server X exited: <its last
 //     stderr line>" (ErrServerUnavailable). It is restarted, but the call
 //     is not repeated: the tool may have acted before the exit;
@@ -48,6 +54,13 @@ func (e *notSent) Is(target error) bool { return target == errSendAgain }
 //     again and the call sent once more, since the server never took it;
 //   - the server is disabled, restarted or shut down during the call: the
 //     call is cancelled and says so (ErrServerUnavailable).
+//
+// The call's progress, and the status of a call that runs as an MCP task,
+// go to the tool.ProgressFunc of ctx (tool.WithProgress), never after Call
+// returns. A call during which the server said its lists changed returns
+// once they are listed again, so the model's next request offers the new
+// tools. Structured content that does not match the tool's output schema
+// is a warning (Options.Warn), not a failure.
 //
 // Cancelling ctx abandons the call and tells the server so.
 func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
@@ -66,8 +79,12 @@ func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*
 		if err := m.stillHas(s, name, ref); err != nil {
 			return nil, err
 		}
-		res, err := m.callOn(ctx, s, c, ref.Tool, args)
+		def, _ := m.toolDef(s, ref.Tool)
+		res, err := m.callOn(ctx, s, c, def, args)
 		if err == nil {
+			// A call that changed the server's lists (it said so before
+			// answering) returns once they are listed again.
+			m.awaitLists(ctx, s)
 			return toResult(res, s.spec.MaxResultBytes), nil
 		}
 		if attempt > 0 || !errors.Is(err, errSendAgain) {
@@ -130,34 +147,56 @@ func (m *Manager) readyConn(ctx context.Context, s *server) (*conn, error) {
 	}
 }
 
-// callOn makes one call on connection c, bounded by the tool timeout, and
-// words its failure.
-func (m *Manager) callOn(ctx context.Context, s *server, c *conn, tool string, args map[string]any) (*mcp.CallToolResult, error) {
-	timeout := s.spec.ToolTimeout
-	if timeout <= 0 {
-		timeout = config.DefaultToolTimeout
+// callOn makes one call on connection c, bounded by the tool timeouts,
+// and words its failure. The call carries a progress token: each
+// notification about it (or each change of its task's status) goes to the
+// ProgressFunc of ctx and starts the idle timeout afresh; the total
+// timeout is never extended.
+func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, args map[string]any) (*mcp.CallToolResult, error) {
+	idle, total := toolTimeout(s.spec), toolTotalTimeout(s.spec)
+	if args == nil {
+		args = map[string]any{} // not null on the wire
 	}
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	timer := time.AfterFunc(timeout, func() { cancel(errCallTimeout) })
-	defer timer.Stop()
+	idleTimer := time.AfterFunc(idle, func() { cancel(errCallTimeout) })
+	defer idleTimer.Stop()
+	totalTimer := time.AfterFunc(total, func() { cancel(errCallTotalTimeout) })
+	defer totalTimer.Stop()
 	stop := context.AfterFunc(c.calls, func() { cancel(context.Cause(c.calls)) })
 	defer stop()
+	token, pc := m.progress.add(tool.ProgressOf(ctx), func() { idleTimer.Reset(idle) })
+	defer m.progress.remove(token, pc)
 
-	res, err := c.sess.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	var (
+		res *mcp.CallToolResult
+		err error
+	)
+	if def.TaskSupport != "" {
+		res, err = m.callTask(cctx, c, def.Name, args, token, pc)
+	} else {
+		params := &mcp.CallToolParams{Name: def.Name, Arguments: args}
+		params.SetProgressToken(token)
+		res, err = c.sess.CallTool(cctx, params)
+	}
 	if err == nil {
+		m.checkStructured(s, def, res)
 		return res, nil
 	}
-	name := s.spec.Name
+	name, tool := s.spec.Name, def.Name
 	var wire *jsonrpc.Error
 	sie := signInProblem(c, err)
 	switch {
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("server %q: tool %q: %w", name, tool, ctx.Err())
 	case errors.Is(context.Cause(cctx), errCallTimeout):
-		m.log.Debug("tool call timed out", "server", name, "tool", tool, "timeout", timeout)
+		m.log.Debug("tool call timed out", "server", name, "tool", tool, "timeout", idle)
 		return nil, &kindError{kind: ErrToolTimeout, err: err,
-			msg: fmt.Sprintf("server %q: tool %q did not answer within %s; the call was cancelled", name, tool, timeout)}
+			msg: fmt.Sprintf("server %q: tool %q did not answer within %s; the call was cancelled", name, tool, idle)}
+	case errors.Is(context.Cause(cctx), errCallTotalTimeout):
+		m.log.Debug("tool call ran out of time", "server", name, "tool", tool, "total", total)
+		return nil, &kindError{kind: ErrToolTimeout, err: err,
+			msg: fmt.Sprintf("server %q: tool %q was still running after %s (its toolTotalTimeout); the call was cancelled", name, tool, total)}
 	case c.calls.Err() != nil:
 		<-c.ended // stop records the reason before it cancels calls
 		return nil, c.endErr
@@ -219,6 +258,36 @@ func (m *Manager) stillHas(s *server, name string, ref toolRef) error {
 	}
 	return &kindError{kind: ErrUnknownTool, msg: fmt.Sprintf("server %q no longer has tool %q: its tools changed since they were cached; it now has %s",
 		s.spec.Name, ref.Tool, strings.Join(names, ", "))}
+}
+
+// toolDef returns a server's tool by its own name; only its name is
+// known when the server no longer lists it.
+func (m *Manager) toolDef(s *server, name string) (tool.Def, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	for _, t := range s.tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return tool.Def{Name: name}, false
+}
+
+// toolTimeout is how long a call to spec's tools may go without news.
+func toolTimeout(spec config.ServerSpec) time.Duration {
+	if spec.ToolTimeout > 0 {
+		return spec.ToolTimeout
+	}
+	return config.DefaultToolTimeout
+}
+
+// toolTotalTimeout is how long a call to spec's tools may take in all.
+func toolTotalTimeout(spec config.ServerSpec) time.Duration {
+	total := spec.ToolTotalTimeout
+	if total <= 0 {
+		total = config.DefaultToolTotalTimeout
+	}
+	return max(total, toolTimeout(spec))
 }
 
 // startTimeout is how long a start of spec may take.

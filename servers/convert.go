@@ -164,7 +164,17 @@ func (m *Manager) elicitHandler(answer elicit.Func) func(context.Context, *mcp.E
 			}
 		}
 		if req != nil {
-			r.Server = m.serverOf(req.Session)
+			m.mu.Lock()
+			if s := m.sessions[req.Session]; s != nil {
+				r.Server = s.spec.Name
+			}
+			if r.Mode == "url" && r.ElicitationID != "" && m.sessions[req.Session] != nil {
+				// The server says when the user is done with the URL.
+				done := make(chan struct{})
+				m.urlWaits[urlWait{req.Session, r.ElicitationID}] = done
+				r.Completed = done
+			}
+			m.mu.Unlock()
 		}
 		res, err := answer(ctx, r)
 		if err != nil {
@@ -174,17 +184,23 @@ func (m *Manager) elicitHandler(answer elicit.Func) func(context.Context, *mcp.E
 	}
 }
 
-// serverOf names the server behind a session; empty when none is known.
-func (m *Manager) serverOf(sess *mcp.ClientSession) string {
-	if sess == nil {
-		return ""
+// urlWait names one URL elicitation: its session and its id.
+type urlWait struct {
+	sess *mcp.ClientSession
+	id   string
+}
+
+// elicitationComplete handles notifications/elicitation/complete: the
+// URL elicitation it names is done.
+func (m *Manager) elicitationComplete(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+	if req == nil || req.Params == nil {
+		return
 	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	for _, s := range m.servers {
-		if s.cur != nil && s.cur.sess == sess {
-			return s.spec.Name
-		}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := urlWait{req.Session, req.Params.ElicitationID}
+	if done := m.urlWaits[k]; done != nil {
+		close(done)
+		delete(m.urlWaits, k)
 	}
-	return ""
 }

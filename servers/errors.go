@@ -24,6 +24,11 @@ var (
 	ErrToolTimeout = errors.New("tool call timed out")
 	// ErrAuth means an HTTP server refused our credentials (401 or 403).
 	ErrAuth = errors.New("authentication failed")
+	// ErrUnknownPrompt means no server offers a prompt of that name.
+	ErrUnknownPrompt = errors.New("unknown prompt")
+	// ErrPromptArguments means a prompt was asked for without an argument
+	// it requires.
+	ErrPromptArguments = errors.New("missing prompt arguments")
 )
 
 // StartError is the failure of one server to start, worded for the user.

@@ -27,6 +27,7 @@ import (
 	"github.com/mcphost/mcphost/elicit"
 	"github.com/mcphost/mcphost/oauth"
 	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/sampling"
 	"github.com/mcphost/mcphost/tool"
 )
 
@@ -88,6 +89,22 @@ type Options struct {
 	// or URL it wants the user to fill in); nil means the client does not
 	// offer elicitation, and servers are told so in initialize.
 	Elicitation elicit.Func
+	// Sampling answers a server's sampling/createMessage request (a
+	// completion by the model); nil means the client does not offer
+	// sampling.
+	Sampling sampling.Func
+	// LogLevel is the least severe of the log messages servers are asked
+	// to send (logging/setLevel): one of MCP's levels, "debug" to
+	// "emergency"; empty means "warning".
+	LogLevel string
+	// Warn receives what the user should see at once: servers' log
+	// messages at error level and above, structured results that do not
+	// match their tool's output schema. Nil logs them at warning level.
+	Warn func(string)
+	// OnChange is told of every change a server announced to its tools,
+	// prompts or resources, once they are listed again; it runs on its
+	// own goroutine, one change at a time per server.
+	OnChange func(Change)
 	// SignIns keeps the OAuth sign-ins of http and sse servers (see
 	// package oauth); nil turns OAuth off: a server that asks for a
 	// sign-in fails as for any refused credentials. A server with a
@@ -143,7 +160,15 @@ type ServerStatus struct {
 // concurrent use.
 type Manager struct {
 	log          *slog.Logger
-	client       *mcp.Client
+	warn         func(string)
+	impl         *mcp.Implementation
+	client       *mcp.Client // for servers without roots
+	elicit       elicit.Func
+	sample       sampling.Func
+	logLevel     string
+	onChange     func(Change)
+	progress     progressTable
+	schemas      schemaCache
 	builtin      func(context.Context, config.ServerSpec) (*mcp.Server, error)
 	restartDelay time.Duration
 	readyWait    time.Duration
@@ -158,12 +183,20 @@ type Manager struct {
 	// waits for them. Add is only called under mu while !closed.
 	work sync.WaitGroup
 
-	mu      sync.RWMutex
-	servers []*server // in config order
-	byName  map[string]*server
-	table   map[string]toolRef // exposed name → server and original tool
-	started bool
-	closed  bool
+	mu          sync.RWMutex
+	servers     []*server // in config order
+	byName      map[string]*server
+	table       map[string]toolRef // exposed name → server and original tool
+	promptTable map[string]toolRef // exposed prompt name → server and prompt
+	// sessions finds the server behind a session, for the requests and
+	// notifications servers send; a session is in it from its initialize
+	// until its connection is released.
+	sessions map[*mcp.ClientSession]*server
+	// urlWaits are the URL elicitations waiting for their server to say
+	// they completed.
+	urlWaits map[urlWait]chan struct{}
+	started  bool
+	closed   bool
 }
 
 // NewManager returns a manager for specs; nothing starts until Start.
@@ -186,6 +219,12 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 	life, cancel := context.WithCancel(context.Background())
 	m := &Manager{
 		log:          logger,
+		warn:         opts.Warn,
+		impl:         &mcp.Implementation{Name: name, Version: version},
+		elicit:       opts.Elicitation,
+		sample:       opts.Sampling,
+		logLevel:     opts.LogLevel,
+		onChange:     opts.OnChange,
 		builtin:      opts.Builtin,
 		restartDelay: positive(opts.RestartDelay, defaultRestartDelay),
 		readyWait:    positive(opts.ReadyWait, defaultReadyWait),
@@ -194,29 +233,35 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 		cancelLife:   cancel,
 		byName:       make(map[string]*server, len(specs)),
 		table:        map[string]toolRef{},
+		promptTable:  map[string]toolRef{},
+		sessions:     map[*mcp.ClientSession]*server{},
+		urlWaits:     map[urlWait]chan struct{}{},
 	}
-	clientOpts := &mcp.ClientOptions{
-		Logger: logger,
-		// Non-nil and empty: no roots capability, or server-filesystem
-		// would replace the directories it was given with our roots.
-		Capabilities: &mcp.ClientCapabilities{},
+	if m.warn == nil {
+		m.warn = func(msg string) { logger.Warn(msg) }
 	}
-	if opts.Elicitation != nil {
-		// A handler makes the SDK advertise the elicitation capability.
-		clientOpts.ElicitationHandler = m.elicitHandler(opts.Elicitation)
+	if m.logLevel == "" {
+		m.logLevel = "warning"
 	}
-	m.client = mcp.NewClient(&mcp.Implementation{Name: name, Version: version}, clientOpts)
+	m.client = m.newClient(nil)
 	if opts.CacheDir != "" {
 		m.cache = &toolCache{dir: opts.CacheDir}
 	}
 	m.background = opts.Background
 	for _, spec := range specs {
-		s := &server{spec: spec, logs: newLineRing(lines), state: StateStarting, changed: make(chan struct{})}
+		s := &server{spec: spec, logs: newLineRing(lines), state: StateStarting, changed: make(chan struct{}), client: m.client}
 		s.auth = newSignIn(spec, opts, name, logger)
-		if tools, raw, ok := m.cache.load(spec); ok && (opts.Lazy || opts.Background) {
-			// The tools are known before the server runs.
-			s.setTools(tools, raw)
-			s.cached = raw
+		if len(spec.Roots) > 0 {
+			// Only a server given roots is told the client has any:
+			// server-filesystem replaces its directories with them.
+			s.roots = spec.Roots
+			s.client = m.newClient(spec.Roots)
+		}
+		if cat, ok := m.cache.load(spec); ok && (opts.Lazy || opts.Background) {
+			// The catalogue is known before the server runs.
+			s.cat, s.cached, s.cacheFP = cat, cat.raw, cat.fingerprint()
+			s.setTools(cat.tools, cat.raw)
+			s.setLists(cat)
 			if opts.Lazy {
 				s.state = StateIdle
 			}
@@ -422,6 +467,22 @@ func (m *Manager) rebuildLocked() {
 	for i, name := range names {
 		m.table[name] = refs[i]
 		owners[i].exposed = append(owners[i].exposed, providerTool(name, defs[i]))
+	}
+
+	// Prompts are named as tools are, in a table of their own.
+	refs, owners = refs[:0], owners[:0]
+	for _, s := range m.servers {
+		for _, p := range s.prompts {
+			refs = append(refs, toolRef{Server: s.spec.Name, Tool: p.Name})
+			owners = append(owners, s)
+		}
+		s.promptNames = nil
+	}
+	names = exposedNames(refs)
+	m.promptTable = make(map[string]toolRef, len(names))
+	for i, name := range names {
+		m.promptTable[name] = refs[i]
+		owners[i].promptNames = append(owners[i].promptNames, name)
 	}
 }
 

@@ -51,7 +51,25 @@ type server struct {
 	startErr *StartError // the failure of a start, when it was one
 	tools    []tool.Def  // "tools known": the filtered tool list
 	exposed  []provider.Tool
-	cur      *conn // "server ready": the live connection, nil otherwise
+	// cat is everything the server lists, as last listed or cached; nil
+	// until known. prompts, resources and templates are its lists in
+	// neutral form, promptNames the prompts' exposed names.
+	cat         *catalog
+	prompts     []tool.Prompt
+	promptNames []string
+	resources   []tool.ResourceDef
+	templates   []tool.ResourceTemplate
+	// dirty are the lists the server said changed, not yet listed again;
+	// refreshing is set while they are listed.
+	dirty      listKind
+	refreshing bool
+	// cacheFP is the fingerprint of what the cache holds for the server.
+	cacheFP string
+	// client is the go-sdk client the server connects with: the manager's
+	// own, or one that offers this server its roots.
+	client *mcp.Client
+	roots  []string
+	cur    *conn // "server ready": the live connection, nil otherwise
 	// via is the transport the last connection used: an http spec with
 	// FallbackSSE may have connected over SSE.
 	via config.Transport
@@ -117,6 +135,7 @@ func (s *server) setTools(tools []*mcp.Tool, raw *rawTools) {
 	for i := range s.tools {
 		if r := raw.get(s.tools[i].Name); r != nil {
 			s.tools[i].Raw = r
+			s.tools[i].TaskSupport = taskSupport(r)
 		}
 	}
 }
@@ -159,6 +178,10 @@ type conn struct {
 	ended   chan struct{} // closed once endErr is set
 	endErr  error
 	stopped sync.Once
+	// forget, when set, drops the session from the manager's table once
+	// the connection is released. It must not be called with the
+	// manager's mu held.
+	forget func()
 }
 
 func newConn(server string) *conn {
@@ -238,6 +261,9 @@ func (c *conn) finish() {
 // release frees what is left: the process tree, the stderr reader, the
 // transport's lifetime and idle HTTP connections.
 func (c *conn) release() {
+	if c.forget != nil {
+		c.forget()
+	}
 	if c.proc != nil {
 		c.proc.killTree() // the root is gone by now; this catches grandchildren
 		c.proc.release()
@@ -286,7 +312,7 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 	m.mu.Unlock()
 
 	mark := s.logs.mark()
-	c, tools, err := m.connect(startCtx, s)
+	c, cat, err := m.connect(startCtx, s)
 	if err != nil {
 		c.kill()
 		serr, transient := s.startError(ctx, startCtx, m.life, timeout, c, err, mark)
@@ -310,24 +336,30 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 		c.stop(errClosed)
 		return s.voidStart()
 	}
-	if s.cached == nil || !sameList(s.cached, c.raw) {
-		m.cache.store(s.spec, c.sess.InitializeResult().ServerInfo, tools, c.raw)
-		if s.cached != nil {
-			m.log.Debug("the server's tools changed since they were cached", "server", s.spec.Name)
-		}
+	if s.cached != nil && s.cacheFP != cat.fingerprint() {
+		m.log.Debug("the server's catalogue changed since it was cached", "server", s.spec.Name)
 	}
-	s.setTools(tools, c.raw)
 	s.cached = nil
+	old := s.cat
+	m.publishLocked(s, cat)
 	s.cur, s.via = c, c.transport
 	s.state, s.err, s.startErr = StateReady, nil, nil
 	s.ready = time.Since(begin)
 	if c.proc != nil {
 		s.pid = c.proc.cmd.Process.Pid
 	}
-	m.rebuildLocked()
+	// A list that changed while this start listed it is listed again.
+	m.refreshLocked(s)
 	s.notifyLocked()
+	onChange := m.onChange
 	m.mu.Unlock()
-	m.log.Debug("server ready", "server", s.spec.Name, "tools", len(tools), "after", time.Since(begin))
+	m.log.Debug("server ready", "server", s.spec.Name, "tools", len(cat.tools), "prompts", len(cat.prompts), "resources", len(cat.resources), "after", time.Since(begin))
+	if old != nil && onChange != nil {
+		// A restart, or a start after the cache: what differs is news.
+		for _, ch := range diffCatalog(s.spec.Name, old, cat) {
+			onChange(ch)
+		}
+	}
 
 	go m.watch(s, c)
 	return nil
@@ -341,7 +373,7 @@ func (s *server) voidStart() *StartError {
 // connect opens the transport, initializes the session and lists all tools
 // (following pagination). The conn it returns, even with an error, must be
 // stopped or killed.
-func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, error) {
+func (m *Manager) connect(ctx context.Context, s *server) (*conn, *catalog, error) {
 	c := newConn(s.spec.Name)
 	c.raw = newRawTools()
 	var transport mcp.Transport
@@ -380,7 +412,10 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		// send their requests on).
 		transport = &tapTransport{inner: transport, raw: c.raw}
 	}
-	sess, err := m.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	m.mu.RLock()
+	mcpClient := s.client
+	m.mu.RUnlock()
+	sess, err := mcpClient.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil && s.spec.FallbackSSE && c.transport == config.TransportHTTP && sseMayWork(ctx, c, err) {
 		// The URL answered, but not as Streamable HTTP: it may be a
 		// legacy SSE server.
@@ -390,7 +425,7 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		client, hdr, base := newHTTPClient(spec.URL, spec.Headers, m.log.With("server", spec.Name), c.raw, s.auth)
 		c.hdr, c.httpTr, c.transport = hdr, base, config.TransportSSE
 		var sseErr error
-		if sess, sseErr = m.client.Connect(ctx, newHTTPTransport(spec, client, c.life), &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
+		if sess, sseErr = mcpClient.Connect(ctx, newHTTPTransport(spec, client, c.life), &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
 			return c, nil, fmt.Errorf("cannot connect to %s as Streamable HTTP (%v) nor as SSE (%w)", shownURL(s.spec.URL), err, sseErr)
 		}
 		err = nil
@@ -399,19 +434,36 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, []*mcp.Tool, e
 		return c, nil, fmt.Errorf("initialize: %w", err)
 	}
 	c.sess = sess
-	var tools []*mcp.Tool
-	for t, err := range sess.Tools(ctx, nil) {
-		if err != nil {
-			return c, nil, fmt.Errorf("listing tools: %w", err)
+	m.mu.Lock()
+	m.sessions[sess] = s
+	m.mu.Unlock()
+	c.forget = func() {
+		m.mu.Lock()
+		delete(m.sessions, sess)
+		for k := range m.urlWaits {
+			if k.sess == sess {
+				delete(m.urlWaits, k)
+			}
 		}
-		tools = append(tools, t)
+		m.mu.Unlock()
+	}
+	init := sess.InitializeResult()
+	cat := &catalog{offers: offersOf(init.Capabilities)}
+	if init.ServerInfo != nil {
+		cat.info = *init.ServerInfo
+	}
+	if cat.offers.Logging {
+		m.setLogLevel(ctx, s, sess)
+	}
+	if err := m.listCatalog(ctx, c, listTools|listPrompts|listResources, cat); err != nil {
+		return c, nil, err
 	}
 	if !stopKill() || ctx.Err() != nil {
 		// The deadline fired after the last page: the process is being
 		// killed, so the session is unusable.
 		return c, nil, context.Cause(ctx)
 	}
-	return c, tools, nil
+	return c, cat, nil
 }
 
 // sseMayWork reports whether a failed Streamable HTTP start is worth

@@ -27,6 +27,10 @@ type Def struct {
 	InputSchema, OutputSchema json.RawMessage
 	// Annotations are the server's hints; nil when it sent none.
 	Annotations *Annotations
+	// TaskSupport is the tool's execution.taskSupport (MCP tasks):
+	// "required" or "optional" when the tool runs as a task, empty
+	// otherwise.
+	TaskSupport string
 	// Raw is the definition exactly as the server sent it, for listings
 	// that must show it unchanged.
 	Raw json.RawMessage

@@ -173,6 +173,16 @@ func (j *JSON) Handle(ev runner.Event) {
 			Type string `json:"type"`
 			ToolCallRecord
 		}{"tool_call_end", rec})
+	case runner.ToolProgress:
+		j.emit(struct {
+			Type     string  `json:"type"`
+			ID       string  `json:"id,omitempty"`
+			Name     string  `json:"name"`
+			Progress float64 `json:"progress"`
+			Total    float64 `json:"total,omitempty"`
+			Message  string  `json:"message,omitempty"`
+			Status   string  `json:"status,omitempty"`
+		}{"progress", ev.Call.ID, ev.Call.Name, ev.Progress, ev.Total, ev.Message, ev.Status})
 	case runner.ToolsSelected:
 		offered := make([]offeredTool, len(ev.Offered))
 		for i, name := range ev.Offered {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -96,6 +97,8 @@ func (t *Text) Handle(ev runner.Event) {
 		}
 	case runner.ToolCallStarted:
 		t.spinner(fmt.Sprintf("running %s…", toolLabel(ev.Server, ev.Tool, ev.Call.Name)))
+	case runner.ToolProgress:
+		t.spinner(fmt.Sprintf("running %s… %s", toolLabel(ev.Server, ev.Tool, ev.Call.Name), ProgressText(ev)))
 	case runner.ToolCallFinished:
 		t.spin.Stop()
 		if !t.opts.Quiet {
@@ -225,6 +228,32 @@ func ToolLine(ev runner.ToolCallFinished) string {
 	}
 	return fmt.Sprintf("%s %s %s · %s · %s", mark, toolLabel(ev.Server, ev.Tool, ev.Call.Name),
 		args, formatDuration(ev.Duration), Preview(ev.Output, 60))
+}
+
+// ProgressText is the news of a running call for a person: "3/10 (30%)
+// copying", or a task's "working: Gathering sources…", cleaned.
+func ProgressText(ev runner.ToolProgress) string {
+	var parts []string
+	switch {
+	case ev.Status != "":
+		parts = append(parts, ev.Status+":")
+	case ev.Total > 0:
+		parts = append(parts, fmt.Sprintf("%s/%s (%d%%)", number(ev.Progress), number(ev.Total), int(100*ev.Progress/ev.Total)))
+	default:
+		parts = append(parts, number(ev.Progress))
+	}
+	if ev.Message != "" {
+		parts = append(parts, ev.Message)
+	}
+	return truncate(termtext.Line(strings.TrimSuffix(strings.Join(parts, " "), ":")), 80)
+}
+
+// number shows a progress value: whole numbers without decimals.
+func number(f float64) string {
+	if f == float64(int64(f)) {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'f', 1, 64)
 }
 
 // toolLabel names a tool call for a person: "server › tool", cleaned, since

@@ -33,7 +33,11 @@
 // (the -id), union (arguments of union types), noise
 // (junk lines on stdout, then an answer), corrupt (its response line is cut
 // in half: invalid JSON), ansi (terminal escapes and control characters),
-// slow (answers after ms milliseconds).
+// slow (answers after ms milliseconds), grow (adds a tool: its tool list
+// changes), log (one log message per level, debug to error), progress
+// (reports progress steps times, ms apart), open_url (a URL elicitation,
+// completed 300ms after the user agrees), weather (structured content
+// that does not match its output schema).
 package main
 
 import (
@@ -133,6 +137,7 @@ func run() int {
 
 	srv := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, nil)
 	f.addTools(srv)
+	f.addFeatureTools(srv)
 	f.out.afterWrite = f.afterWrite
 	err := srv.Run(context.Background(), &mcp.IOTransport{Reader: &stdin{r: os.Stdin, f: f}, Writer: f.out})
 	if err != nil {
@@ -252,6 +257,15 @@ type slowArgs struct {
 	MS int `json:"ms"`
 }
 
+type growArgs struct {
+	Name string `json:"name"`
+}
+
+type progressArgs struct {
+	Steps int `json:"steps"`
+	MS    int `json:"ms"`
+}
+
 func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
@@ -328,6 +342,63 @@ func (f *fault) addTools(srv *mcp.Server) {
 		}
 		return answered(text(fmt.Sprintf("slept %d ms", in.MS)))
 	})
+}
+
+// addFeatureTools adds the tools that exercise MCP beyond calls: list
+// changes, log messages, progress, structured results.
+func (f *fault) addFeatureTools(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "grow", Description: "add a tool of that name (the server says its tool list changed)"}, func(_ context.Context, _ *mcp.CallToolRequest, in growArgs) (*mcp.CallToolResult, any, error) {
+		name := in.Name
+		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: "a tool added while the server ran"}, func(context.Context, *mcp.CallToolRequest, echoArgs) (*mcp.CallToolResult, any, error) {
+			return text("grown tool " + name + " ran"), nil, nil
+		})
+		// The SDK sends list_changed 10ms after the change; answer after
+		// it, as a server that says so before answering does.
+		time.Sleep(100 * time.Millisecond)
+		return text("added " + name), nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "log", Description: "send one log message at each level, debug to error"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		//lint:ignore SA1019 logging is current in MCP 2025-11-25, which mcphost speaks
+		for _, level := range []mcp.LoggingLevel{"debug", "info", "warning", "error"} {
+			//lint:ignore SA1019 as above
+			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: "faultlog", Data: "a " + string(level) + " message"})
+		}
+		return text("logged"), nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "progress", Description: "report progress steps times, ms apart, then answer"}, func(ctx context.Context, req *mcp.CallToolRequest, in progressArgs) (*mcp.CallToolResult, any, error) {
+		token := req.Params.GetProgressToken()
+		for i := 1; i <= in.Steps; i++ {
+			select {
+			case <-time.After(time.Duration(in.MS) * time.Millisecond):
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			}
+			if token != nil {
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(i), Total: float64(in.Steps), Message: fmt.Sprintf("step %d", i)})
+			}
+		}
+		return text(fmt.Sprintf("done after %d steps", in.Steps)), nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "open_url", Description: "ask the user to open a URL; say the flow is done 300ms after they agree"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", URL: "https://example.com/fault-login", ElicitationID: "fault-1", Message: "Log in, please."})
+		if err != nil {
+			return nil, nil, err
+		}
+		if res.Action == "accept" {
+			ss := req.Session
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				_ = ss.NotifyElicitationComplete(context.Background(), &mcp.ElicitationCompleteParams{ElicitationID: "fault-1"})
+			}()
+		}
+		return text("the user said " + res.Action), nil, nil
+	})
+	srv.AddTool(&mcp.Tool{Name: "weather", Description: "structured content that does not match the output schema",
+		InputSchema:  json.RawMessage(`{"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"temperature":{"type":"number"}},"required":["temperature"]}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{StructuredContent: map[string]any{"temperature": "warm"}}, nil
+		})
 }
 
 // corruptMarker in a response makes stdout cut that response line in half.

@@ -1,0 +1,360 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/sampling"
+	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/tool"
+)
+
+// The parts of MCP beyond tools: prompts, resources, roots and the news
+// of servers' lists.
+type (
+	// PromptInfo is one prompt a server offers; its Name is
+	// "server__prompt".
+	PromptInfo = servers.PromptInfo
+	// ResourceInfo is one resource a server lists.
+	ResourceInfo = servers.ResourceInfo
+	// TemplateInfo is one resource template a server lists.
+	TemplateInfo = servers.TemplateInfo
+	// ListChange says what changed in one server's tools, prompts or
+	// resources while it ran.
+	ListChange = servers.Change
+)
+
+// ErrUnknownPrompt matches the error of a prompt name no server offers;
+// ErrPromptArguments the error of a prompt asked for without an argument
+// it requires.
+var (
+	ErrUnknownPrompt   = servers.ErrUnknownPrompt
+	ErrPromptArguments = servers.ErrPromptArguments
+)
+
+// WaitStarting waits until no server is starting without its tools,
+// prompts and resources known (a server started in the background whose
+// lists were not cached), or until ctx ends.
+func (h *Host) WaitStarting(ctx context.Context) { h.manager.WaitStarting(ctx) }
+
+// Prompts lists the prompts of the servers, in config order and then each
+// server's own order (from the cache for servers not started yet).
+func (h *Host) Prompts() []PromptInfo { return h.manager.Prompts() }
+
+// ResolvePrompt returns the full name ("server__prompt") of the prompt
+// name means: the full name, or a prompt's own name when one server alone
+// has it.
+func (h *Host) ResolvePrompt(name string) (string, error) {
+	prompts := h.manager.Prompts()
+	var matches, all []string
+	for _, p := range prompts {
+		all = append(all, p.Name)
+		if p.Name == name {
+			return name, nil
+		}
+		if p.Prompt.Name == name {
+			matches = append(matches, p.Name)
+		}
+	}
+	switch {
+	case len(matches) == 1:
+		return matches[0], nil
+	case len(matches) > 1:
+		return "", fmt.Errorf("%w %q: several servers have it: %s", ErrUnknownPrompt, name, strings.Join(matches, ", "))
+	case len(all) == 0:
+		return "", fmt.Errorf("%w %q: the servers offer no prompts", ErrUnknownPrompt, name)
+	}
+	return "", fmt.Errorf("%w %q (prompts: %s; mcphost prompts list shows them)", ErrUnknownPrompt, name, strings.Join(all, ", "))
+}
+
+// GetPrompt fills in a prompt with its arguments (MCP prompts/get), by any
+// name ResolvePrompt accepts. A missing required argument is an error
+// naming it.
+func (h *Host) GetPrompt(ctx context.Context, name string, args map[string]string) (*tool.PromptResult, error) {
+	full, err := h.ResolvePrompt(name)
+	if err != nil {
+		return nil, err
+	}
+	return h.manager.GetPrompt(ctx, full, args)
+}
+
+// CompletePrompt proposes values for argument arg of a prompt that begin
+// with value (MCP completion/complete); known are the arguments given
+// already, which a server may narrow its proposals by. A server without
+// completions proposes nothing.
+func (h *Host) CompletePrompt(ctx context.Context, name, arg, value string, known map[string]string) (tool.Completion, error) {
+	full, err := h.ResolvePrompt(name)
+	if err != nil {
+		return tool.Completion{}, err
+	}
+	return h.manager.CompletePrompt(ctx, full, arg, value, known)
+}
+
+// Resources lists the resources of the servers, in config order and then
+// each server's own order.
+func (h *Host) Resources() []ResourceInfo { return h.manager.Resources() }
+
+// ResourceTemplates lists the resource templates of the servers.
+func (h *Host) ResourceTemplates() []TemplateInfo { return h.manager.Templates() }
+
+// CompleteResource proposes values for a variable of a resource template
+// that begin with value; known are the variables given already.
+func (h *Host) CompleteResource(ctx context.Context, server, template, variable, value string, known map[string]string) (tool.Completion, error) {
+	return h.manager.CompleteResource(ctx, server, template, variable, value, known)
+}
+
+// ReadResource reads a resource (MCP resources/read). ref is a URI, or
+// "SERVER:URI" to name the server; without one, the server is the one
+// that lists the URI, else the one whose URI template it fits, else the
+// only server with resources.
+func (h *Host) ReadResource(ctx context.Context, ref string) (server string, contents []tool.Content, err error) {
+	server, uri := h.splitRef(ref)
+	if server, err = findServer(h.manager, server, uri); err != nil {
+		return "", nil, err
+	}
+	contents, err = h.manager.ReadResource(ctx, server, uri)
+	return server, contents, err
+}
+
+// splitRef splits "SERVER:URI" when SERVER is a configured server and the
+// rest is a URI; otherwise the whole is the URI.
+func (h *Host) splitRef(ref string) (server, uri string) {
+	prefix, rest, ok := strings.Cut(ref, ":")
+	if ok && strings.Contains(rest, ":") && !strings.HasPrefix(rest, "//") {
+		for _, st := range h.manager.Status() {
+			if st.Name == prefix {
+				return prefix, rest
+			}
+		}
+	}
+	return "", ref
+}
+
+// findServer decides which server a resource is read from.
+func findServer(m *servers.Manager, server, uri string) (string, error) {
+	if server != "" {
+		for _, st := range m.Status() {
+			if st.Name == server {
+				return server, nil
+			}
+		}
+		return "", fmt.Errorf("no server %q has resources", server)
+	}
+	with := map[string]bool{}
+	for _, r := range m.Resources() {
+		if r.Resource.URI == uri {
+			return r.Server, nil
+		}
+		with[r.Server] = true
+	}
+	var fits []string
+	for _, t := range m.Templates() {
+		with[t.Server] = true
+		if templateMatches(t.Template.URITemplate, uri) && !slices.Contains(fits, t.Server) {
+			fits = append(fits, t.Server)
+		}
+	}
+	switch {
+	case len(fits) == 1:
+		return fits[0], nil
+	case len(fits) > 1:
+		return "", fmt.Errorf("resource %q fits the templates of servers %s: name one, as SERVER:URI", uri, strings.Join(fits, ", "))
+	case len(with) == 1:
+		for s := range with {
+			return s, nil
+		}
+	case len(with) == 0:
+		return "", fmt.Errorf("no server has resources, so %q cannot be read", uri)
+	}
+	return "", fmt.Errorf("no server lists resource %q: name the server, as SERVER:URI", uri)
+}
+
+// templateMatches reports whether uri fits an RFC 6570 URI template: a
+// {var} stands for one path segment or more characters, {+var} and the
+// other operators for anything.
+func templateMatches(template, uri string) bool {
+	var re strings.Builder
+	re.WriteString("^")
+	for rest := template; rest != ""; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			re.WriteString(regexp.QuoteMeta(rest))
+			break
+		}
+		end := strings.IndexByte(rest[open:], '}')
+		if end < 0 {
+			re.WriteString(regexp.QuoteMeta(rest))
+			break
+		}
+		re.WriteString(regexp.QuoteMeta(rest[:open]))
+		expr := rest[open+1 : open+end]
+		if expr != "" && strings.ContainsRune("+#./;?&", rune(expr[0])) {
+			re.WriteString(".*")
+		} else {
+			re.WriteString("[^/]+")
+		}
+		rest = rest[open+end+1:]
+	}
+	re.WriteString("$")
+	ok, err := regexp.MatchString(re.String(), uri)
+	return err == nil && ok
+}
+
+// Attachment is one resource attached to a message with "@SERVER:URI".
+type Attachment struct {
+	Server, URI, MIMEType string
+	// Kind is "text" (inline in the message), "image" (attached for a
+	// vision model, described otherwise) or "binary" (described).
+	Kind  string
+	Bytes int
+}
+
+// attachRef finds "@SERVER:URI" in a prompt: at the start or after a
+// space, up to the next space.
+var attachRef = regexp.MustCompile(`(^|\s)@([A-Za-z0-9_.\-]+):(\S+)`)
+
+// UserMessage is the user's message for text, with the resources it
+// names as "@SERVER:URI" (SERVER a configured server) read and attached:
+// text inline after the prompt, with a header naming it; images for a
+// vision model; other content as a one-line description. A resource that
+// cannot be read is an error naming it.
+func (c *Conversation) UserMessage(ctx context.Context, text string) (provider.Message, []Attachment, error) {
+	msg := provider.Message{Role: provider.RoleUser, Content: text}
+	known := map[string]bool{}
+	for _, st := range c.h.manager.Status() {
+		known[st.Name] = true
+	}
+	vision := c.Model().Has(provider.CapabilityVision)
+	var parts []string
+	var atts []Attachment
+	for _, m := range attachRef.FindAllStringSubmatch(text, -1) {
+		server, uri := m[2], strings.TrimRight(m[3], ".,;!?'\"")
+		if !known[server] {
+			continue
+		}
+		contents, err := c.h.manager.ReadResource(ctx, server, uri)
+		if err != nil {
+			return msg, nil, fmt.Errorf("attaching @%s:%s: %w", server, uri, err)
+		}
+		for _, ct := range contents {
+			a := Attachment{Server: server, URI: cmpOr(ct.URI, uri), MIMEType: ct.MIMEType, Bytes: len(ct.Text) + len(ct.Data)}
+			name := a.Server + ":" + a.URI
+			switch {
+			case ct.Data == nil:
+				a.Kind = "text"
+				parts = append(parts, fmt.Sprintf("--- resource %s (%s) ---\n%s\n--- end of %s ---", name, cmpOr(ct.MIMEType, "text"), ct.Text, name))
+			case strings.HasPrefix(ct.MIMEType, "image/") && vision:
+				a.Kind = "image"
+				msg.Images = append(msg.Images, ct.Data)
+				parts = append(parts, fmt.Sprintf("[resource %s: image %s, %s, attached]", name, ct.MIMEType, termtext.Bytes(len(ct.Data))))
+			case strings.HasPrefix(ct.MIMEType, "image/"):
+				a.Kind = "image"
+				parts = append(parts, fmt.Sprintf("[resource %s: image %s, %s: not shown, this model cannot see images]", name, ct.MIMEType, termtext.Bytes(len(ct.Data))))
+			default:
+				a.Kind = "binary"
+				parts = append(parts, fmt.Sprintf("[resource %s: %s, %s: binary, not shown]", name, cmpOr(ct.MIMEType, "unknown type"), termtext.Bytes(len(ct.Data))))
+			}
+			atts = append(atts, a)
+		}
+	}
+	if len(parts) > 0 {
+		msg.Content = text + "\n\n" + strings.Join(parts, "\n\n")
+	}
+	return msg, atts, nil
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// PromptMessages turns a prompt's messages into the conversation's:
+// text as it is, embedded resources inline with a header naming them,
+// images attached for a vision model and described otherwise.
+func PromptMessages(res *tool.PromptResult, vision bool) []provider.Message {
+	var out []provider.Message
+	for _, pm := range res.Messages {
+		role := provider.RoleUser
+		if pm.Role == "assistant" {
+			role = provider.RoleAssistant
+		}
+		msg := provider.Message{Role: role}
+		c := pm.Content
+		switch {
+		case c.Kind == tool.Image && vision:
+			msg.Images = [][]byte{c.Data}
+			msg.Content = fmt.Sprintf("[image %s, %s, attached]", c.MIMEType, termtext.Bytes(len(c.Data)))
+		case c.Kind == tool.Resource && c.Text != "":
+			msg.Content = fmt.Sprintf("--- resource %s (%s) ---\n%s\n--- end of %s ---", c.URI, cmpOr(c.MIMEType, "text"), c.Text, c.URI)
+		default:
+			msg.Content = c.Describe()
+		}
+		out = append(out, msg)
+	}
+	return out
+}
+
+// RunPrompt fills in an MCP prompt (by any name ResolvePrompt accepts)
+// with args, adds its messages to the conversation, and more as one more
+// user message when not empty, and runs the turn.
+func (c *Conversation) RunPrompt(ctx context.Context, name string, args map[string]string, more string, on func(Event)) (Result, error) {
+	if c.h.backend == nil {
+		return Result{}, ErrNoModel
+	}
+	res, err := c.h.GetPrompt(ctx, name, args)
+	if err != nil {
+		return Result{}, err
+	}
+	msgs := PromptMessages(res, c.Model().Has(provider.CapabilityVision))
+	if strings.TrimSpace(more) != "" {
+		msg, _, err := c.UserMessage(ctx, more)
+		if err != nil {
+			return Result{}, err
+		}
+		msgs = append(msgs, msg)
+	}
+	if len(msgs) == 0 {
+		return Result{}, fmt.Errorf("prompt %s has no messages", name)
+	}
+	return c.PromptMessages(ctx, msgs, on)
+}
+
+// SetRoots changes the directories a server is offered as its roots (MCP
+// roots) and tells it; a server that had none is restarted to learn that
+// the client has roots.
+func (h *Host) SetRoots(ctx context.Context, server string, dirs []string) error {
+	return h.manager.SetRoots(ctx, server, dirs)
+}
+
+// Roots returns the directories a server is offered as its roots.
+func (h *Host) Roots(server string) []string { return h.manager.Roots(server) }
+
+// SetOnChange makes f hear of the changes of servers' lists from now on;
+// nil stops it.
+func (h *Host) SetOnChange(f func(ListChange)) {
+	h.onChange.Store(&f)
+}
+
+// changed is the manager's OnChange: whoever listens now.
+func (h *Host) changed(c ListChange) {
+	if f := h.onChange.Load(); f != nil && *f != nil {
+		(*f)(c)
+	}
+}
+
+// SetSampling makes a decide the servers' requests for a completion by
+// the model from now on; nil goes back to the configured answer.
+func (h *Host) SetSampling(a sampling.Approver) {
+	h.policyApprover.Store(a == nil)
+	if a == nil {
+		a = sampling.Policy(h.settings.ServerSampling, h.warn)
+	}
+	h.approver.Store(&a)
+}

@@ -1,0 +1,325 @@
+package servers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// catalog is everything a server lists: its tools (unfiltered, with their
+// definitions as sent), prompts, resources and resource templates, and
+// which of those lists it offers at all. It is what the cache keeps.
+type catalog struct {
+	info      mcp.Implementation
+	offers    offers
+	tools     []*mcp.Tool
+	raw       *rawTools
+	prompts   []*mcp.Prompt
+	resources []*mcp.Resource
+	templates []*mcp.ResourceTemplate
+}
+
+// offers says what a server said it offers in initialize, beyond tools.
+type offers struct {
+	Prompts     bool `json:"prompts,omitempty"`
+	Resources   bool `json:"resources,omitempty"`
+	Logging     bool `json:"logging,omitempty"`
+	Completions bool `json:"completions,omitempty"`
+}
+
+func offersOf(caps *mcp.ServerCapabilities) offers {
+	if caps == nil {
+		return offers{}
+	}
+	return offers{Prompts: caps.Prompts != nil, Resources: caps.Resources != nil, Completions: caps.Completions != nil,
+		//lint:ignore SA1019 logging is current in MCP 2025-11-25, the version mcphost speaks
+		Logging: caps.Logging != nil}
+}
+
+// listKind is a set of the lists a server keeps: what a list_changed
+// notification asks to list again.
+type listKind uint8
+
+const (
+	listTools listKind = 1 << iota
+	listPrompts
+	listResources
+)
+
+// The names of the lists, as Change.Kind gives them.
+const (
+	KindTools     = "tools"
+	KindPrompts   = "prompts"
+	KindResources = "resources"
+)
+
+// file is the cache file of the catalogue (without its date).
+func (cat *catalog) file() (cachedList, bool) {
+	list := cachedList{Format: cacheFormat, Offers: cat.offers, Prompts: cat.prompts, Resources: cat.resources, Templates: cat.templates}
+	list.Server.Name, list.Server.Version = cat.info.Name, cat.info.Version
+	for _, t := range cat.tools {
+		r := cat.raw.get(t.Name)
+		if r == nil {
+			b, err := json.Marshal(t)
+			if err != nil {
+				return list, false
+			}
+			r = b
+		}
+		list.Tools = append(list.Tools, r)
+	}
+	return list, true
+}
+
+// fingerprint is the catalogue as the cache would write it, to tell
+// whether a live one differs from the cached one.
+func (cat *catalog) fingerprint() string {
+	if cat == nil {
+		return ""
+	}
+	list, ok := cat.file()
+	if !ok {
+		return ""
+	}
+	b, _ := json.Marshal(list)
+	return string(b)
+}
+
+// listCatalog lists what kinds ask for on connection c: tools (following
+// pagination, each kept as sent), prompts, resources and templates when
+// the server offers them. A server that offers prompts or resources but
+// fails to list them only has none: its tools still work.
+func (m *Manager) listCatalog(ctx context.Context, c *conn, kinds listKind, into *catalog) error {
+	if kinds&listTools != 0 {
+		var tools []*mcp.Tool
+		for t, err := range c.sess.Tools(ctx, nil) {
+			if err != nil {
+				return fmt.Errorf("listing tools: %w", err)
+			}
+			tools = append(tools, t)
+		}
+		into.tools, into.raw = tools, c.raw
+	}
+	if kinds&listPrompts != 0 && into.offers.Prompts {
+		into.prompts = nil
+		for p, err := range c.sess.Prompts(ctx, nil) {
+			if err != nil {
+				m.log.Debug("listing prompts failed", "server", c.server, "error", err)
+				into.prompts = nil
+				break
+			}
+			into.prompts = append(into.prompts, p)
+		}
+	}
+	if kinds&listResources != 0 && into.offers.Resources {
+		into.resources, into.templates = nil, nil
+		for r, err := range c.sess.Resources(ctx, nil) {
+			if err != nil {
+				m.log.Debug("listing resources failed", "server", c.server, "error", err)
+				into.resources = nil
+				break
+			}
+			into.resources = append(into.resources, r)
+		}
+		for t, err := range c.sess.ResourceTemplates(ctx, nil) {
+			if err != nil {
+				m.log.Debug("listing resource templates failed", "server", c.server, "error", err)
+				into.templates = nil
+				break
+			}
+			into.templates = append(into.templates, t)
+		}
+	}
+	return ctx.Err()
+}
+
+// Change is a change of one server's list that the server announced
+// (notifications/…/list_changed) and mcphost has listed again. Names are
+// the server's own.
+type Change struct {
+	Server string
+	// Kind is KindTools, KindPrompts or KindResources (resources and
+	// resource templates).
+	Kind           string
+	Added, Removed []string
+}
+
+// listChanged handles a server's list_changed notification: the list is
+// fetched again at once (one refresh at a time per server; notifications
+// that come meanwhile are folded into the next).
+func (m *Manager) listChanged(sess *mcp.ClientSession, kind listKind) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.sessions[sess]
+	if s == nil || m.closed {
+		return
+	}
+	s.dirty |= kind
+	m.refreshLocked(s)
+}
+
+// refreshLocked starts the refresh of s's dirty lists unless one runs or
+// s is not published yet (bringUp calls it again once it is). The caller
+// holds m.mu.
+func (m *Manager) refreshLocked(s *server) {
+	if s.refreshing || s.dirty == 0 || s.cur == nil || m.closed {
+		return
+	}
+	s.refreshing = true
+	m.work.Add(1)
+	go m.refresh(s)
+}
+
+// refresh lists s's dirty lists again until none is dirty, publishing
+// each result and reporting what changed.
+func (m *Manager) refresh(s *server) {
+	defer m.work.Done()
+	for {
+		m.mu.Lock()
+		kinds, c := s.dirty, s.cur
+		s.dirty = 0
+		if kinds == 0 || c == nil || m.closed {
+			s.refreshing = false
+			s.notifyLocked() // for calls waiting for the lists to settle
+			m.mu.Unlock()
+			return
+		}
+		next := *s.cat
+		m.mu.Unlock()
+
+		ctx, cancel := context.WithTimeout(c.calls, startTimeout(s.spec))
+		err := m.listCatalog(ctx, c, kinds, &next)
+		cancel()
+		if err != nil {
+			m.log.Debug("listing again after list_changed failed", "server", s.spec.Name, "error", err)
+			continue
+		}
+		m.mu.Lock()
+		if s.cur != c {
+			m.mu.Unlock()
+			continue
+		}
+		changes := diffCatalog(s.spec.Name, s.cat, &next)
+		m.publishLocked(s, &next)
+		onChange := m.onChange
+		m.mu.Unlock()
+		for _, ch := range changes {
+			m.log.Debug("server list changed", "server", ch.Server, "list", ch.Kind, "added", ch.Added, "removed", ch.Removed)
+			if onChange != nil {
+				onChange(ch)
+			}
+		}
+	}
+}
+
+// refreshWait bounds how long a call waits for its server's lists to be
+// listed again after the server said, during the call, that they changed.
+const refreshWait = 5 * time.Second
+
+// awaitLists waits until s has no list left to list again, so that a call
+// that changed the server's tools returns only once the model can see the
+// new ones. It returns at once when nothing changed.
+func (m *Manager) awaitLists(ctx context.Context, s *server) {
+	var timeout <-chan time.Time
+	for {
+		m.mu.RLock()
+		busy, changed := s.refreshing || (s.dirty != 0 && s.cur != nil), s.changed
+		m.mu.RUnlock()
+		if !busy {
+			return
+		}
+		if timeout == nil {
+			t := time.NewTimer(refreshWait)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		case <-timeout:
+			return
+		}
+	}
+}
+
+// publishLocked makes cat the server's catalogue: its tools (filtered),
+// prompts and resources as the others see them, the exposed names, and
+// the cache when it differs. The caller holds m.mu.
+func (m *Manager) publishLocked(s *server, cat *catalog) {
+	s.cat = cat
+	s.setTools(cat.tools, cat.raw)
+	s.setLists(cat)
+	if fp := cat.fingerprint(); fp != s.cacheFP && s.cached == nil {
+		s.cacheFP = fp
+		m.cache.store(s.spec, cat)
+	}
+	m.rebuildLocked()
+}
+
+// diffCatalog says what changed from old to new, list by list.
+func diffCatalog(server string, old, new *catalog) []Change {
+	var out []Change
+	add := func(kind string, before, after []string) {
+		added, removed := diffNames(before, after)
+		if len(added) > 0 || len(removed) > 0 {
+			out = append(out, Change{Server: server, Kind: kind, Added: added, Removed: removed})
+		}
+	}
+	if old == nil {
+		old = &catalog{}
+	}
+	add(KindTools, names(old.tools, func(t *mcp.Tool) string { return t.Name }), names(new.tools, func(t *mcp.Tool) string { return t.Name }))
+	add(KindPrompts, names(old.prompts, func(p *mcp.Prompt) string { return p.Name }), names(new.prompts, func(p *mcp.Prompt) string { return p.Name }))
+	add(KindResources,
+		append(names(old.resources, func(r *mcp.Resource) string { return r.URI }), names(old.templates, func(t *mcp.ResourceTemplate) string { return t.URITemplate })...),
+		append(names(new.resources, func(r *mcp.Resource) string { return r.URI }), names(new.templates, func(t *mcp.ResourceTemplate) string { return t.URITemplate })...))
+	return out
+}
+
+func names[T any](items []T, name func(T) string) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, name(it))
+	}
+	return out
+}
+
+// diffNames returns the names only in after, and those only in before.
+func diffNames(before, after []string) (added, removed []string) {
+	for _, n := range after {
+		if !slices.Contains(before, n) {
+			added = append(added, n)
+		}
+	}
+	for _, n := range before {
+		if !slices.Contains(after, n) {
+			removed = append(removed, n)
+		}
+	}
+	return added, removed
+}
+
+// errNoSuchServer is wrapped by the errors of calls naming an unknown
+// server.
+var errNoSuchServer = errors.New("no such server")
+
+// serverNamed returns the server of that name.
+func (m *Manager) serverNamed(name string) (*server, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	s := m.byName[name]
+	if s == nil {
+		var known []string
+		for _, o := range m.servers {
+			known = append(known, o.spec.Name)
+		}
+		return nil, fmt.Errorf("%w %q (servers: %s)", errNoSuchServer, name, orNone(known))
+	}
+	return s, nil
+}
