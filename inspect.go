@@ -124,10 +124,7 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	case "servers":
 		code, err = listServers(h, stdout, jsonOut)
 	case "list":
-		code, err = exitOK, ui.ToolsReport(stdout, h.Tools(), jsonOut)
-		if err != nil {
-			code = exitError
-		}
+		code, err = written(ui.ToolsReport(stdout, h.Tools(), jsonOut))
 	case "call":
 		code, err = callTool(ctx, h, cmd.tool, args, stdout, jsonOut)
 	default:

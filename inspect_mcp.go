@@ -108,11 +108,7 @@ func runMCPInspect(ctx context.Context, h *host.Host, cmd inspectCommand, stdout
 	tty := ui.IsTerminal(stdout.f)
 	switch cmd.verb {
 	case verbPromptsList:
-		prompts := h.Prompts()
-		if jsonOut {
-			return writeJSON(stdout, map[string]any{"prompts": ui.PromptRecords(prompts)})
-		}
-		ui.PromptList(stdout, prompts)
+		return written(ui.PromptsReport(stdout, h.Prompts(), jsonOut))
 	case verbPromptsGet:
 		res, err := h.GetPrompt(ctx, cmd.name, cmd.values)
 		switch {
@@ -125,15 +121,11 @@ func runMCPInspect(ctx context.Context, h *host.Host, cmd inspectCommand, stdout
 		}
 		name, _ := h.ResolvePrompt(cmd.name)
 		if jsonOut {
-			return writeJSON(stdout, ui.PromptResultRecord(name, res))
+			return written(ui.WriteJSON(stdout, ui.PromptResultRecord(name, res)))
 		}
 		ui.PromptResult(stdout, res, tty)
 	case verbResourcesList:
-		rs, ts := ui.ResourceRecords(h.Resources(), h.ResourceTemplates())
-		if jsonOut {
-			return writeJSON(stdout, map[string]any{"resources": rs, "templates": ts})
-		}
-		ui.ResourceList(stdout, h.Resources(), h.ResourceTemplates())
+		return written(ui.ResourcesReport(stdout, h.Resources(), h.ResourceTemplates(), jsonOut))
 	case verbResourcesRead:
 		server, contents, err := h.ReadResource(ctx, cmd.name)
 		switch {
@@ -145,17 +137,17 @@ func runMCPInspect(ctx context.Context, h *host.Host, cmd inspectCommand, stdout
 			return exitToolFailed, err
 		}
 		if jsonOut {
-			return writeJSON(stdout, ui.ResourceContentsRecord(server, contents))
+			return written(ui.WriteJSON(stdout, ui.ResourceContentsRecord(server, contents)))
 		}
-		if err := ui.ResourceContents(stdout, contents, tty); err != nil {
-			return exitError, err
-		}
+		return written(ui.ResourceContents(stdout, contents, tty))
 	}
 	return exitOK, nil
 }
 
-func writeJSON(stdout *pipeGuard, v any) (int, error) {
-	if err := ui.WriteJSON(stdout, v); err != nil {
+// written is the outcome of a command whose last act was writing its
+// report.
+func written(err error) (int, error) {
+	if err != nil {
 		return exitError, err
 	}
 	return exitOK, nil

@@ -233,3 +233,23 @@ func ResourceContents(w io.Writer, contents []tool.Content, tty bool) error {
 	}
 	return nil
 }
+
+// PromptsReport prints "mcphost prompts list": a listing, or JSON records.
+func PromptsReport(w io.Writer, prompts []host.PromptInfo, jsonOut bool) error {
+	if jsonOut {
+		return WriteJSON(w, map[string]any{"prompts": PromptRecords(prompts)})
+	}
+	PromptList(w, prompts)
+	return nil
+}
+
+// ResourcesReport prints "mcphost resources list": the resources and
+// templates, or their JSON records.
+func ResourcesReport(w io.Writer, rs []host.ResourceInfo, ts []host.TemplateInfo, jsonOut bool) error {
+	if jsonOut {
+		resources, templates := ResourceRecords(rs, ts)
+		return WriteJSON(w, map[string]any{"resources": resources, "templates": templates})
+	}
+	ResourceList(w, rs, ts)
+	return nil
+}
