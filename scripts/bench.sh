@@ -9,6 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d testdata/npm/node_modules ] || npm ci --prefix testdata/npm --no-audit --no-fund --loglevel=error
 go test -run '^$' -bench 'Startup|AgentStep' -benchtime "${BENCHTIME:-5x}" . | grep -E '^(Benchmark|goos|goarch|cpu|ok|FAIL)'
+# The tool-list cache and lazy start: time to the first model request, wall
+# time and CPU seconds (mcphost and the servers it started) of a run that
+# calls one tool, with 0, 5, 10 and 20 configured servers, cold and warm.
+go test -run '^$' -bench 'FirstRequest' -benchtime "${BENCHTIME:-3x}" . | grep -E '^(Benchmark|ok|FAIL)'
 # The Go library: one Host.Prompt turn with no servers (host-ms/turn is the
 # library's own time), and host.New with 0 and 5 servers.
 go test -run '^$' -bench 'Prompt|New' -benchtime "${BENCHTIME:-5x}" ./host | grep -E '^(Benchmark|ok|FAIL)'
