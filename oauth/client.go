@@ -65,7 +65,7 @@ type Config struct {
 // concurrent use.
 type Client struct {
 	cfg    Config
-	origin origin
+	origin Origin
 	// flow serialises refreshes and sign-ins; a request waiting for one
 	// still honours its context.
 	flow chan struct{}
@@ -102,7 +102,7 @@ func New(cfg Config) *Client {
 	}
 	c := &Client{cfg: cfg, flow: make(chan struct{}, 1), signIn: cfg.SignIn}
 	if u, err := url.Parse(cfg.URL); err == nil {
-		c.origin = originOf(u)
+		c.origin = OriginOf(u)
 	}
 	return c
 }
@@ -170,7 +170,7 @@ type transport struct {
 // RoundTrip implements http.RoundTripper.
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	c := t.c
-	if originOf(req.URL) != c.origin {
+	if OriginOf(req.URL) != c.origin {
 		return t.base.RoundTrip(req)
 	}
 	ctx := req.Context()

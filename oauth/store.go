@@ -128,7 +128,7 @@ func find(recs []Record, server, serverURL string) *Record {
 	for i := range recs {
 		r := &recs[i]
 		ru, err := url.Parse(r.Resource)
-		if r.Server != server || err != nil || originOf(ru) != originOf(u) {
+		if r.Server != server || err != nil || OriginOf(ru) != OriginOf(u) {
 			continue
 		}
 		if best == nil || (strings.HasPrefix(serverURL, r.Resource) && len(r.Resource) > len(best.Resource)) {
@@ -284,14 +284,14 @@ func (s *Store) write(doc storeDoc) error {
 	return nil
 }
 
-// origin is where a token may go: scheme, host and port, as browsers
-// compare origins.
-type origin struct{ scheme, host, port string }
+// Origin is where a credential (a token, a server's headers) may go:
+// scheme, host and port, as browsers compare origins.
+type Origin struct{ scheme, host, port string }
 
-// originOf returns u's origin, with the scheme's default port made
+// OriginOf returns u's origin, with the scheme's default port made
 // explicit so that "https://h" and "https://h:443" are one origin.
-func originOf(u *url.URL) origin {
-	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
+func OriginOf(u *url.URL) Origin {
+	o := Origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
 	if o.port == "" {
 		switch o.scheme {
 		case "http":

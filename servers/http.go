@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -40,33 +39,14 @@ const (
 // a refused initialize ("sending \"initialize\": Unauthorized") reads badly.
 type headerTransport struct {
 	base    http.RoundTripper
-	origin  origin
+	origin  oauth.Origin
 	headers map[string]string
 	failed  atomic.Int32 // last status >= 400, 0 if none
 }
 
-// origin is where a server's headers may go: scheme, host and port, as
-// browsers compare origins.
-type origin struct{ scheme, host, port string }
-
-// originOf returns u's origin, with the scheme's default port made
-// explicit so that "https://h" and "https://h:443" are one origin.
-func originOf(u *url.URL) origin {
-	o := origin{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: u.Port()}
-	if o.port == "" {
-		switch o.scheme {
-		case "http":
-			o.port = "80"
-		case "https":
-			o.port = "443"
-		}
-	}
-	return o
-}
-
 // RoundTrip implements http.RoundTripper.
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 && originOf(req.URL) == t.origin {
+	if len(t.headers) > 0 && oauth.OriginOf(req.URL) == t.origin {
 		// A RoundTripper must not modify the caller's request.
 		req = req.Clone(req.Context())
 		for k, v := range t.headers {
@@ -115,7 +95,7 @@ func newHTTPClient(endpoint string, headers map[string]string, log *slog.Logger,
 		ht.base = &rawTap{base: base, raw: raw}
 	}
 	if u, err := url.Parse(endpoint); err == nil {
-		ht.origin = originOf(u)
+		ht.origin = oauth.OriginOf(u)
 	} else {
 		// Headers for a URL that cannot be read go nowhere; the request
 		// fails on the URL anyway.

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/oauth"
 )
 
 func TestLineRing(t *testing.T) {
@@ -191,14 +192,14 @@ func TestOriginOf(t *testing.T) {
 	for _, p := range same {
 		a, _ := url.Parse(p[0])
 		b, _ := url.Parse(p[1])
-		if originOf(a) != originOf(b) {
+		if oauth.OriginOf(a) != oauth.OriginOf(b) {
 			t.Errorf("%s and %s should be one origin", p[0], p[1])
 		}
 	}
 	for _, p := range differ {
 		a, _ := url.Parse(p[0])
 		b, _ := url.Parse(p[1])
-		if originOf(a) == originOf(b) {
+		if oauth.OriginOf(a) == oauth.OriginOf(b) {
 			t.Errorf("%s and %s should be different origins", p[0], p[1])
 		}
 	}
