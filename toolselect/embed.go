@@ -148,14 +148,6 @@ func Fuse(lexical []Hit, sims []float64) []Hit {
 			fused[r].Score += 1 / float64(rrfK+rank+1)
 		}
 	}
-	slices.SortStableFunc(fused, func(a, b Hit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
+	sortByScore(fused)
 	return fused
 }

@@ -1,6 +1,7 @@
 package toolselect
 
 import (
+	"cmp"
 	"encoding/json"
 	"maps"
 	"math"
@@ -190,15 +191,7 @@ func (ix *Index) Rank(q *Query) []Hit {
 			}
 		}
 	}
-	slices.SortStableFunc(hits, func(a, b Hit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
+	sortByScore(hits)
 	return hits
 }
 
@@ -329,4 +322,9 @@ func embedText(d Doc, desc, argNames string) string {
 		sb.WriteString(argNames)
 	}
 	return sb.String()
+}
+
+// sortByScore orders hits best first, keeping the order of equal scores.
+func sortByScore(hits []Hit) {
+	slices.SortStableFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })
 }
