@@ -7,8 +7,6 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/mcphost/mcphost/chat"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
@@ -39,14 +37,13 @@ func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
 	}
 	cancelStart()
 
-	// The chat lays out with the background it is told, so that nothing
-	// asks the terminal with a long wait.
+	// The chat lays out with the background decided here, once, so that
+	// nothing asks the terminal with a long wait.
 	noColor := os.Getenv("NO_COLOR") != ""
 	theme := ui.Dark
 	if !noColor {
 		theme = terminalTheme(settings)
 	}
-	lipgloss.SetHasDarkBackground(theme == ui.Dark)
 	c := chat.New(chat.Options{
 		Host:         h,
 		Conversation: h.Conversation(),

@@ -74,7 +74,7 @@ type outcome struct {
 
 // command is the mcphost command of inv, not yet started, its output not
 // yet connected.
-func (inv invocation) command(t *testing.T) *exec.Cmd {
+func (inv invocation) command(t testing.TB) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(binary, inv.args...)
 	cmd.Dir = inv.dir

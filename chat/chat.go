@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"sync"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
@@ -123,7 +123,7 @@ func (c *Chat) Run(ctx context.Context) error {
 // readLine runs the line editor in the terminal. It renders inline, not
 // on the alternate screen, so the conversation stays in the scrollback.
 func (c *Chat) readLine(ctx context.Context) (string, error) {
-	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width())
+	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width(), c.opts.Theme == ui.Dark)
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	defer c.editing(p)()
 	if _, err := p.Run(); err != nil {

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/textarea"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // Input outcomes besides a submitted line.
@@ -37,20 +37,25 @@ type editor struct {
 	err       error
 }
 
-func newEditor(history []string, complete func(string) []string, width int) *editor {
+// newEditor returns an editor for a terminal width columns wide; dark
+// says the background is dark, as decided once at start (the editor never
+// asks the terminal itself).
+func newEditor(history []string, complete func(string) []string, width int, dark bool) *editor {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Placeholder = "Ask anything, or /help"
-	ta.SetPromptFunc(2, func(line int) string {
-		if line == 0 {
+	ta.SetPromptFunc(2, func(info textarea.PromptInfo) string {
+		if info.LineNumber == 0 {
 			return "> "
 		}
 		return "  "
 	})
 	// Plain look: no highlighted cursor line, no box.
-	ta.FocusedStyle.CursorLine = lipgloss.NewStyle()
-	ta.FocusedStyle.Base = lipgloss.NewStyle()
-	ta.BlurredStyle.Base = lipgloss.NewStyle()
+	styles := textarea.DefaultStyles(dark)
+	styles.Focused.CursorLine = lipgloss.NewStyle()
+	styles.Focused.Base = lipgloss.NewStyle()
+	styles.Blurred.Base = lipgloss.NewStyle()
+	ta.SetStyles(styles)
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
 	// Enter submits; Alt+Enter and a trailing backslash insert a newline
@@ -72,7 +77,13 @@ func (e *editor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		e.ta.SetWidth(msg.Width)
 		return e, nil
-	case tea.KeyMsg:
+	case tea.PasteMsg:
+		e.armedExit, e.hint = false, ""
+		// Terminals send pasted newlines as CR; keep them as newlines.
+		e.ta.InsertString(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(msg.Content))
+		e.fit()
+		return e, nil
+	case tea.KeyPressMsg:
 		if cmd, handled := e.key(msg); handled {
 			e.fit()
 			return e, cmd
@@ -85,16 +96,10 @@ func (e *editor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // key handles the keys that differ from the textarea's own.
-func (e *editor) key(msg tea.KeyMsg) (tea.Cmd, bool) {
+func (e *editor) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if msg.String() != "ctrl+c" {
 		e.armedExit = false
 		e.hint = ""
-	}
-	if msg.Paste {
-		// Terminals send pasted newlines as CR; keep them as newlines.
-		text := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(msg.Runes))
-		e.ta.InsertString(text)
-		return nil, true
 	}
 	switch msg.String() {
 	case "enter", "ctrl+j":
@@ -223,7 +228,12 @@ func (e *editor) fit() {
 
 // View is the input box while editing, and the submitted text once done,
 // so the scrollback keeps what was asked.
-func (e *editor) View() string {
+func (e *editor) View() tea.View {
+	return tea.NewView(e.text())
+}
+
+// text is what View shows.
+func (e *editor) text() string {
 	if e.done {
 		if e.err != nil {
 			return ""

@@ -1,33 +1,22 @@
 package chat
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mcphost/mcphost/ptytest"
 )
 
 // openPTY opens a pseudo-terminal and returns its terminal end.
 func openPTY(t *testing.T) *os.File {
 	t.Helper()
-	ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	ptm, pts, err := ptytest.Open()
 	if err != nil {
 		t.Skipf("no pseudo-terminals here: %v", err)
 	}
-	t.Cleanup(func() { ptm.Close() })
-	if err := unix.IoctlSetPointerInt(int(ptm.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(ptm.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pts, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pts.Close() })
+	t.Cleanup(func() { ptm.Close(); pts.Close() })
 	return pts
 }
 

@@ -27,3 +27,7 @@ go test -run '^$' -bench 'EncodeRequest|ReadStream|Chat$' -benchtime "${BENCHTIM
 # of indexing a tool list and of ranking one request.
 go test -run '^$' -bench 'ToolSelection' -benchtime "${BENCHTIME:-5x}" -v ./runner | grep -E '(recall|^Benchmark.*step|^ok|^FAIL)' | sed 's/^ *select_test.go:[0-9]*: //'
 go test -run '^$' -bench 'NewIndex|Rank' ./toolselect | grep -E '^(Benchmark|ok|FAIL)'
+# A terminal that answers no query (the Linux console, script, some IDE
+# terminals): a one-shot run in a pseudo-terminal the benchmark holds and
+# never answers, beside the same run piped.
+go test -run '^$' -bench 'SilentTerminal' -benchtime "${BENCHTIME:-10x}" . | grep -E '^(Benchmark|ok|FAIL)'
