@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mattn/go-runewidth"
+
 	"github.com/mcphost/mcphost/ollamatest"
 )
 
@@ -82,6 +84,49 @@ func TestATallAnswerIsInTheScrollbackOnce(t *testing.T) {
 			}
 			if n := strings.Count(s, "That is all."); n != 1 {
 				t.Fatalf("the last line is in the scrollback %d times:\n%s", n, s)
+			}
+		})
+	}
+}
+
+func TestAResizeMidAnswerRedrawsTheLivePartAtTheNewWidth(t *testing.T) {
+	for _, mode := range []string{"chat", "-p"} {
+		t.Run(mode, func(t *testing.T) {
+			gate := make(chan struct{})
+			reply := ollamatest.Reply{
+				Chunks: []string{
+					"The first paragraph is done before the resize.\n\n",
+					"The second paragraph is being written while the window narrows: ",
+					"it goes on past seventy columns so that the terminal reflows it, ",
+					"and it ends after the resize, to be rendered at the new width.\n\n",
+					"The end.\n",
+				},
+				HoldBefore: map[int]<-chan struct{}{3: gate},
+			}
+			term := answerTurn(t, mode, reply, "The end.", func(term *terminal) {
+				term.waitFor("the terminal reflows it,")
+				term.tmux("resize-window", "-x", "70", "-y", "40")
+				if w := strings.TrimSpace(term.tmux("display-message", "-p", "#{pane_width}")); w != "70" {
+					t.Fatalf("the pane is %s columns wide after resize-window", w)
+				}
+				close(gate)
+			})
+			s := term.scrollback()
+			for _, part := range []string{"The first paragraph is done", "The second paragraph is being", "the terminal reflows it,", "at the new width.", "The end."} {
+				if n := strings.Count(s, part); n != 1 {
+					t.Errorf("%q is in the scrollback %d times:\n%s", part, n, s)
+				}
+			}
+			// Lines joined back as they were written: the second
+			// paragraph was laid out for 70 columns.
+			from, to := strings.Index(s, "The second paragraph"), strings.Index(s, "The end.")
+			if from < 0 || to < from {
+				t.Fatalf("the answer is not in the scrollback:\n%s", s)
+			}
+			for _, line := range strings.Split(s[from:to], "\n") {
+				if w := runewidth.StringWidth(line); w > 70 {
+					t.Errorf("a line is %d columns wide after the resize to 70: %q\n%s", w, line, s)
+				}
 			}
 		})
 	}

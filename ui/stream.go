@@ -181,17 +181,19 @@ func (v *answerView) commitLines(width int) {
 
 // clear takes the live text off the screen, leaving the cursor where it
 // began. A terminal that was resized has reflowed it, so its rows are
-// counted at the current width.
+// counted at the current width. The rows are erased one by one: erasing
+// to the end of the screen from its top left corner makes tmux push the
+// screen into its history (scroll-on-clear), where the text would stay.
 func (v *answerView) clear(width int) {
 	if v.live == "" {
 		return
 	}
 	rows := screenRows(v.live, width)
-	io.WriteString(v.out, "\r")
+	up := ""
 	if rows > 1 {
-		io.WriteString(v.out, "\x1b["+itoa(rows-1)+"A")
+		up = "\x1b[" + itoa(rows-1) + "A"
 	}
-	io.WriteString(v.out, "\x1b[J")
+	io.WriteString(v.out, "\r"+up+strings.Repeat("\x1b[2K\x1b[B", rows-1)+"\x1b[2K"+up)
 	v.live = ""
 }
 

@@ -17,7 +17,7 @@ import (
 
 // vterm is the little of a terminal the answer's output needs: printing
 // with wrapping, CR, LF (as CR LF, like a tty's ONLCR), tabs, cursor up
-// (which stops at the top of the screen) and erase below. What scrolls
+// and down (which stop at the screen's edges) and erase below or the line. What scrolls
 // off the top stays in rows, as a scrollback.
 type vterm struct {
 	w, h     int
@@ -50,6 +50,17 @@ func (v *vterm) Write(p []byte) (int, error) {
 					n = 1
 				}
 				v.row = max(v.top(), v.row-n)
+			case 'B':
+				n, err := strconv.Atoi(seq[2 : len(seq)-1])
+				if err != nil {
+					n = 1
+				}
+				v.row = min(v.row+n, v.top()+v.h-1)
+				for len(v.rows) <= v.row {
+					v.rows = append(v.rows, nil)
+				}
+			case 'K':
+				v.rows[v.row] = nil
 			case 'J':
 				v.rows[v.row] = v.rows[v.row][:min(v.col, len(v.rows[v.row]))]
 				v.rows = v.rows[:v.row+1]
