@@ -131,3 +131,90 @@ func TestAResizeMidAnswerRedrawsTheLivePartAtTheNewWidth(t *testing.T) {
 		})
 	}
 }
+
+// pieces cuts text into chunks of n bytes, as a model streams it.
+func pieces(text string, n int) []string {
+	var out []string
+	for len(text) > n {
+		out = append(out, text[:n])
+		text = text[n:]
+	}
+	return append(out, text)
+}
+
+// gofmtBlock is gofmt'd Go: tab indentation, a comment longer than the
+// terminal is wide.
+const gofmtBlock = `package main
+
+import "fmt"
+
+// main prints the even numbers below ten; this comment is longer than the terminal is wide, so the terminal wraps it and not the renderer.
+func main() {
+	for i := 0; i < 10; i++ {
+		if i%2 == 0 {
+			fmt.Println("even:", i)
+		}
+	}
+}`
+
+// expandTabs is what a terminal shows for a line starting at column 0:
+// tabs to the next multiple of 8.
+func expandTabs(s string) string {
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch r {
+		case '\t':
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case '\n':
+			b.WriteRune(r)
+			col = 0
+		default:
+			b.WriteRune(r)
+			col += runewidth.RuneWidth(r)
+		}
+	}
+	return b.String()
+}
+
+func TestCodeBlocksCopyOutAsWrittenAndTablesFit(t *testing.T) {
+	md := "Here is the program:\n\n```go\n" + gofmtBlock + "\n```\n\nAnd the settings:\n\n" +
+		"| Setting | What it does | Default |\n|---|---|---|\n" +
+		"| toolTimeout | How long one tool call may run before mcphost cancels it and tells the model that the call failed with a timeout | 30s |\n" +
+		"| excludedTools | The tools of a server that the model never sees, by their names as the server lists them, for every run and the chat | none |\n" +
+		"\nDone.\n"
+	for _, mode := range []string{"chat", "-p"} {
+		t.Run(mode, func(t *testing.T) {
+			term := answerTurn(t, mode, ollamatest.Reply{Chunks: pieces(md, 16)}, "Done.", nil)
+			s := term.scrollback()
+			if want := "\n" + expandTabs(gofmtBlock) + "\n"; !strings.Contains(s, want) {
+				t.Errorf("the Go block does not copy out byte for byte; want\n%s\nin\n%s", want, s)
+			}
+			for _, line := range strings.Split(s, "\n") {
+				if strings.TrimRight(line, " ") != line {
+					t.Errorf("a line ends in spaces: %q", line)
+				}
+			}
+			from, to := strings.Index(s, "Setting"), strings.Index(s, "Done.")
+			if from < 0 || to < from || strings.Count(s, "Setting") != 1 {
+				t.Fatalf("the table's header is not shown once:\n%s", s)
+			}
+			table := strings.Split(strings.TrimSpace(s[from:to]), "\n")
+			if !strings.Contains(table[0], "What it does") || !strings.Contains(table[0], "Default") || !strings.Contains(table[1], "┼") {
+				t.Errorf("the header row is not first, over a rule:\n%s", s[from:to])
+			}
+			for _, line := range table {
+				if w := runewidth.StringWidth(line); w > 120 {
+					t.Errorf("a table line is %d columns wide in a 120-column terminal: %q", w, line)
+				}
+			}
+			for _, word := range []string{"timeout", "excludedTools", "the chat", "30s", "none"} {
+				if !strings.Contains(s[from:to], word) {
+					t.Errorf("%q is missing from the table:\n%s", word, s[from:to])
+				}
+			}
+		})
+	}
+}
