@@ -176,6 +176,11 @@ func (v *answerView) commitLines(width int) {
 	v.carry = ""
 	if open != nil {
 		v.carry = openLine
+	} else if segs := segments(src[:cut]); len(segs) > 0 && segs[len(segs)-1].kind == table && strings.Contains(strings.SplitN(v.pending, "\n", 2)[0], "|") {
+		// The rest of a table goes on under its header again, not as
+		// lines of pipes.
+		t := segs[len(segs)-1]
+		v.carry = t.lines[0] + "\n" + t.lines[1] + "\n"
 	}
 }
 

@@ -168,3 +168,21 @@ func TestScreenRowsCountsTabs(t *testing.T) {
 		t.Errorf("a tab takes 8 columns: %d rows", got)
 	}
 }
+
+func TestATableTallerThanTheScreenKeepsItsHeader(t *testing.T) {
+	var md strings.Builder
+	md.WriteString("| n | row |\n|---|---|\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&md, "| %d | table row %d of 40 |\n", i, i)
+	}
+	md.WriteString("\nAfter the table.\n")
+	screen := streamTo(md.String(), 60, 20, 9).text()
+	for i := 1; i <= 40; i++ {
+		if c := strings.Count(screen, fmt.Sprintf("│ table row %d of 40", i)); c != 1 {
+			t.Fatalf("row %d is shown %d times as a table row:\n%s", i, c, screen)
+		}
+	}
+	if strings.Contains(screen, "|") || !strings.HasPrefix(strings.TrimLeft(screen, "\n"), "  n  │ row") {
+		t.Errorf("the table is not laid out under its header:\n%s", screen)
+	}
+}
