@@ -15,8 +15,8 @@ import (
 // again; only the block still being written is live, shown as raw text
 // below the committed ones and replaced when it completes. The cursor can
 // only go back up over what is still on the screen, so the live part is
-// kept shorter than the screen: when it grows too tall, its finished lines
-// are committed as they are.
+// kept shorter than half the screen: when it grows too tall, its finished
+// lines are committed as they are.
 type answerView struct {
 	out io.Writer
 	// size reports the terminal's current width and height; it is asked
@@ -48,7 +48,9 @@ func (v *answerView) Write(text string) {
 	if c, ok := v.commitPoint(); ok {
 		v.commit(c, width)
 	}
-	if limit := max(1, height-2); screenRows(v.pending, width) > limit {
+	// Half the screen: narrowing the terminal reflows the live text
+	// into more rows, which must still be on the screen to be erased.
+	if limit := max(1, (height-2)/2); screenRows(v.pending, width) > limit {
 		v.commitLines(width)
 	}
 	v.draw(width)

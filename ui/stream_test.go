@@ -182,7 +182,7 @@ func TestATableTallerThanTheScreenKeepsItsHeader(t *testing.T) {
 			t.Fatalf("row %d is shown %d times as a table row:\n%s", i, c, screen)
 		}
 	}
-	if strings.Contains(screen, "|") || !strings.HasPrefix(strings.TrimLeft(screen, "\n"), "  n  │ row") {
+	if strings.Contains(screen, "|") || !strings.HasPrefix(strings.TrimLeft(screen, "\n"), "  n │ row\n") {
 		t.Errorf("the table is not laid out under its header:\n%s", screen)
 	}
 }
