@@ -172,8 +172,14 @@ func (t *Text) spinner(label string) {
 }
 
 // Pause stops the spinner so that something else (a question to the user)
-// can use the terminal; the next event starts it again when needed.
-func (t *Text) Pause() { t.spin.Stop() }
+// can use the terminal; the next event starts it again when needed. The
+// answer so far is committed: the question goes below it.
+func (t *Text) Pause() {
+	t.spin.Stop()
+	if t.view != nil {
+		t.view.Flush()
+	}
+}
 
 // Warn prints a warning on stderr (not in quiet mode), as Warn does.
 func (t *Text) Warn(msg string) {
