@@ -44,7 +44,7 @@ func (v *answerView) Write(text string) {
 		return
 	}
 	v.pending += text
-	width, height := v.size()
+	width, height := v.dims()
 	if c, ok := v.commitPoint(); ok {
 		v.commit(c, width)
 	}
@@ -59,7 +59,7 @@ func (v *answerView) Write(text string) {
 // Flush renders and commits everything still live: the answer, or this
 // model call's part of it, is complete.
 func (v *answerView) Flush() {
-	width, _ := v.size()
+	width, _ := v.dims()
 	src := v.carry + v.pending
 	if strings.TrimSpace(v.pending) != "" {
 		v.clear(width)
@@ -71,6 +71,18 @@ func (v *answerView) Flush() {
 		v.clear(width)
 	}
 	v.carry, v.pending, v.gap = "", "", false
+}
+
+// dims is the terminal's size now, 80×24 when it is not known.
+func (v *answerView) dims() (width, height int) {
+	width, height = v.size()
+	if width <= 0 {
+		width = 80
+	}
+	if height <= 0 {
+		height = 24
+	}
+	return width, height
 }
 
 // commitPoint finds where the last block that may still grow starts in
@@ -187,8 +199,8 @@ func (v *answerView) commitLines(width int) {
 }
 
 // clear takes the live text off the screen, leaving the cursor where it
-// began. A terminal that was resized has reflowed it, so its rows are
-// counted at the current width. The rows are erased one by one: erasing
+// began. A terminal that was resized has reflowed it (tmux, iTerm2, kitty,
+// VTE, Windows Terminal do), so its rows are counted at the current width. The rows are erased one by one: erasing
 // to the end of the screen from its top left corner makes tmux push the
 // screen into its history (scroll-on-clear), where the text would stay.
 func (v *answerView) clear(width int) {
