@@ -149,7 +149,7 @@ func TestAnAnswerTallerThanTheScreenIsInTheScrollbackOnce(t *testing.T) {
 	}
 }
 
-func TestEveryBlockOfTheAnswerIsShownOnce(t *testing.T) {
+func TestAStreamedAnswerEndsAsItsRendering(t *testing.T) {
 	md := "# Title\n\nA paragraph that says *something*.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nThe end.\n"
 	for _, n := range []int{1, 5, 1000} {
 		screen := streamTo(md, 80, 24, n).text()
