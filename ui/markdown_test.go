@@ -45,7 +45,8 @@ func TestCodeBlocksAreTheModelsBytes(t *testing.T) {
 func TestAWideTableFitsWithItsHeader(t *testing.T) {
 	md := "| Setting | What it does | Default |\n|---|---|--:|\n" +
 		"| toolTimeout | How long a tool call may run before it is cancelled and reported to the model as an error | 30s |\n" +
-		"| `excludedTools` | Tools of the server that the model never sees, by name, even when the server lists them | none |\n"
+		"| `excludedTools` | Tools of the server that the model never sees, by name, even when the server lists them | none |\n" +
+		"| **allowedTools** | Only these tools, as `everything__echo` | all |\n"
 	for _, width := range []int{60, 80, 120} {
 		out := ansi.Strip(RenderMarkdown(md, width, false, Dark))
 		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
@@ -63,7 +64,7 @@ func TestAWideTableFitsWithItsHeader(t *testing.T) {
 				t.Errorf("width %d: trailing spaces in %q", width, l)
 			}
 		}
-		for _, word := range []string{"cancelled", "excludedTools", "even", "none", "30s"} {
+		for _, word := range []string{"cancelled", "excludedTools", "even", "none", "30s", "allowedTools", "everything__echo"} {
 			if !strings.Contains(out, word) {
 				t.Errorf("width %d: %q is missing:\n%s", width, word, out)
 			}

@@ -199,9 +199,10 @@ func splitRow(line string) []string {
 	return append(cells, strings.TrimSpace(cell.String()))
 }
 
-// inlineMarks are the Markdown emphasis and code marks a table cell shows
-// without: a cell is laid out as plain text.
-var inlineMarks = strings.NewReplacer("**", "", "__", "", "`", "")
+// inlineMarks are the Markdown bold and code marks a table cell shows
+// without: a cell is laid out as plain text. Underscores stay: tool names
+// are server__tool.
+var inlineMarks = strings.NewReplacer("**", "", "`", "")
 
 // tableMargin is the indentation of a table, the same as glamour's
 // prose around it.
