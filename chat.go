@@ -51,6 +51,7 @@ func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
 		Out:          stdout,
 		Err:          stderr,
 		Width:        func() int { return ui.Width(stdout) },
+		Height:       func() int { return ui.Height(stdout) },
 		NoColor:      noColor,
 		Theme:        theme,
 		HideThinking: settings.HideThinking,

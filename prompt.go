@@ -102,6 +102,9 @@ func newRenderer(settings *config.Settings, stdout, stderr *pipeGuard) ui.Render
 			Out: stdout, Err: stderr,
 			OutTTY: outTTY, ErrTTY: ui.IsTerminal(stderr.f),
 			Width: ui.Width(stdout.f), NoColor: noColor,
+			// Asked at every redraw of the answer, so a resize mid-answer
+			// is followed.
+			Size:  func() (int, int) { return ui.Size(stdout.f) },
 			Quiet: settings.Quiet, HideThinking: settings.HideThinking,
 		}
 		if outTTY && !noColor {

@@ -40,6 +40,9 @@ type Options struct {
 	Out, Err io.Writer
 	// Width reports the terminal width; nil means 80 columns.
 	Width func() int
+	// Height reports the terminal height; nil means 24 rows. An answer
+	// keeps the part it may still redraw shorter than that.
+	Height func() int
 	// NoColor drops colours; HideThinking hides reasoning models' thinking.
 	NoColor, HideThinking bool
 	// Theme is the colour scheme of rendered Markdown.
@@ -79,6 +82,9 @@ type Chat struct {
 func New(opts Options) *Chat {
 	if opts.Width == nil {
 		opts.Width = func() int { return 80 }
+	}
+	if opts.Height == nil {
+		opts.Height = func() int { return 24 }
 	}
 	if opts.Err == nil {
 		opts.Err = opts.Out
@@ -163,6 +169,7 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 	out := ui.NewText(ui.TextOptions{
 		Out: c.opts.Out, Err: c.opts.Err, OutTTY: true, ErrTTY: true,
 		Width: c.opts.Width(), NoColor: c.opts.NoColor, HideThinking: c.opts.HideThinking, Theme: c.opts.Theme,
+		Size: func() (int, int) { return c.opts.Width(), c.opts.Height() },
 	})
 	c.mu.Lock()
 	c.turnOut, c.cancelTurn = out, cancel

@@ -111,6 +111,10 @@ type Reply struct {
 	// closed or the request ends, so a test can act while a request is in
 	// flight without sleeping.
 	Hold <-chan struct{}
+	// HoldBefore[i], when not nil, is waited on as Hold is before the
+	// streamed chunk i (the thinking chunks come first, then the
+	// content's), so a test can act in the middle of an answer.
+	HoldBefore map[int]<-chan struct{}
 }
 
 // Call builds a tool call as Ollama sends it, with the arguments in sorted
@@ -385,6 +389,9 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 			cut(rc)
 			return
 		}
+		if hold := reply.HoldBefore[i]; hold != nil && !s.hold(r.Context(), hold) {
+			return
+		}
 		if !writeChunk(w, rc, c) {
 			return
 		}
@@ -449,15 +456,22 @@ func (s *Server) wait(ctx context.Context, reply Reply) bool {
 		}
 	}
 	if reply.Hold != nil {
-		select {
-		case <-reply.Hold:
-		case <-ctx.Done():
-			return false
-		case <-s.done:
-			return false
-		}
+		return s.hold(ctx, reply.Hold)
 	}
 	return true
+}
+
+// hold waits until ch is closed; it reports false when the request or the
+// server ended first.
+func (s *Server) hold(ctx context.Context, ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.done:
+		return false
+	}
 }
 
 // replyChunks lays a reply out as Ollama streams it: thinking, then

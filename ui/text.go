@@ -9,8 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mattn/go-runewidth"
-
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/termtext"
@@ -26,6 +24,11 @@ type TextOptions struct {
 	ErrTTY bool
 	// Width is the terminal width, for wrapping; 0 means 80.
 	Width int
+	// Size, when not nil, reports the terminal's current width and
+	// height; it is asked at every redraw of the streaming answer, so a
+	// resize mid-answer is followed. Without it the size is Width and 24
+	// rows.
+	Size func() (width, height int)
 	// NoColor keeps Markdown layout but drops colours (NO_COLOR).
 	NoColor bool
 	// Theme is the colour scheme of the Markdown (see ResolveTheme).
@@ -54,6 +57,9 @@ type Text struct {
 	// answer and thought clean the model's text as it streams, holding
 	// back an escape sequence split between two pieces.
 	answer, thought termtext.Stream
+	// view shows the answer as rendered Markdown while it streams, on a
+	// terminal; nil when Out is not one.
+	view *answerView
 }
 
 // NewText returns a text renderer.
@@ -61,7 +67,17 @@ func NewText(opts TextOptions) *Text {
 	if opts.Width <= 0 {
 		opts.Width = 80
 	}
-	return &Text{opts: opts, spin: spinner{w: opts.Err}}
+	t := &Text{opts: opts, spin: spinner{w: opts.Err}}
+	if opts.OutTTY {
+		size := opts.Size
+		if size == nil {
+			size = func() (int, int) { return opts.Width, 24 }
+		}
+		t.view = &answerView{out: opts.Out, size: size, render: func(md string, width int) string {
+			return RenderMarkdown(md, width, opts.NoColor, opts.Theme)
+		}}
+	}
+	return t
 }
 
 // Handle renders one event.
@@ -90,6 +106,12 @@ func (t *Text) Handle(ev runner.Event) {
 		t.spin.Stop()
 		t.endThinking()
 		t.writeAnswer(t.answer.Flush())
+		if t.view != nil {
+			// This call's text is complete: rendered, before the tool
+			// lines go below it.
+			t.view.Flush()
+			return
+		}
 		if ev.ToolCalls > 0 && t.turn.Len() > 0 && !strings.HasSuffix(t.turn.String(), "\n") {
 			// Text the model wrote before calling tools stays on screen; keep
 			// the next turn's text on a line of its own.
@@ -115,7 +137,11 @@ func (t *Text) writeAnswer(text string) {
 		return
 	}
 	t.turn.WriteString(text)
-	io.WriteString(t.opts.Out, text)
+	if t.view != nil {
+		t.view.Write(text)
+	} else {
+		io.WriteString(t.opts.Out, text)
+	}
 	t.wroteOut = true
 }
 
@@ -146,12 +172,21 @@ func (t *Text) spinner(label string) {
 }
 
 // Pause stops the spinner so that something else (a question to the user)
-// can use the terminal; the next event starts it again when needed.
-func (t *Text) Pause() { t.spin.Stop() }
+// can use the terminal; the next event starts it again when needed. The
+// answer so far is committed: the question goes below it.
+func (t *Text) Pause() {
+	t.spin.Stop()
+	if t.view != nil {
+		t.view.Flush()
+	}
+}
 
 // Warn prints a warning on stderr (not in quiet mode), as Warn does.
 func (t *Text) Warn(msg string) {
 	t.spin.Stop()
+	if t.view != nil {
+		t.view.Flush() // the warning goes below the answer so far
+	}
 	if !t.opts.Quiet {
 		Warn(t.opts.Err, msg)
 	}
@@ -167,51 +202,23 @@ func Warn(w io.Writer, msg string) {
 // Start does nothing: the text output has no header.
 func (t *Text) Start([]ServerRecord, []string) {}
 
-// Finish ends the output once the run is over: on a terminal the streamed
-// answer is replaced by its Markdown rendering; otherwise it ends the text
-// with a newline. The answer is used when nothing streamed.
+// Finish ends the output once the run is over: on a terminal the rest of
+// the answer is rendered as Markdown (see answerView); otherwise it ends
+// the text with a newline. The answer is used when nothing streamed.
 func (t *Text) Finish(res host.Result, _ error, _ int) {
 	t.spin.Stop()
 	t.writeAnswer(t.answer.Flush())
-	streamed := t.turn.String()
 	if answer := Sanitize(res.Answer); !t.wroteOut && answer != "" {
 		// A backend that did not stream: print the whole answer now.
-		streamed = answer
-		io.WriteString(t.opts.Out, answer)
-		t.wroteOut = true
+		t.writeAnswer(answer)
 	}
-	if t.opts.OutTTY && strings.TrimSpace(streamed) != "" {
-		if rows := screenRows(streamed, t.opts.Width); rows > 0 {
-			// Back to the start of the streamed answer, clear to the end
-			// of the screen, and print the rendering in its place.
-			fmt.Fprintf(t.opts.Out, "\r")
-			if rows > 1 {
-				fmt.Fprintf(t.opts.Out, "\x1b[%dA", rows-1)
-			}
-			fmt.Fprint(t.opts.Out, "\x1b[J")
-			io.WriteString(t.opts.Out, RenderMarkdown(streamed, t.opts.Width, t.opts.NoColor, t.opts.Theme))
-			return
-		}
+	if t.view != nil {
+		t.view.Flush()
+		return
 	}
-	if t.wroteOut && !strings.HasSuffix(streamed, "\n") {
+	if t.wroteOut && !strings.HasSuffix(t.turn.String(), "\n") {
 		io.WriteString(t.opts.Out, "\n")
 	}
-}
-
-// screenRows counts the terminal rows text occupies at the given width,
-// counting wrapped lines; the cursor is on the last of them.
-func screenRows(text string, width int) int {
-	rows := 0
-	lines := strings.Split(text, "\n")
-	for i, line := range lines {
-		w := runewidth.StringWidth(line)
-		if i == len(lines)-1 && w == 0 {
-			rows++ // the cursor sits on an empty last line
-			continue
-		}
-		rows += max(1, (w+width-1)/width)
-	}
-	return rows
 }
 
 // ToolLine is the one-line summary of a finished tool call:
