@@ -111,6 +111,10 @@ type Reply struct {
 	// closed or the request ends, so a test can act while a request is in
 	// flight without sleeping.
 	Hold <-chan struct{}
+	// Stall, when true, streams the chunks and then sends nothing more
+	// until the request ends, as a model still writing a long answer: a
+	// test can interrupt an answer that has begun.
+	Stall bool
 }
 
 // Call builds a tool call as Ollama sends it, with the arguments in sorted
@@ -391,6 +395,10 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	}
 	if reply.CutAfter > 0 {
 		cut(rc)
+		return
+	}
+	if reply.Stall {
+		<-r.Context().Done()
 		return
 	}
 	if reply.Error != "" {

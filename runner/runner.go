@@ -333,6 +333,9 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 		}
 		emit(ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.window()})
 		hold := newHoldback(emit, tools != nil, r.markers)
+		// partial keeps what streamed, so that an answer cut short by
+		// the user stays in the conversation (see keepInterrupted).
+		var partial strings.Builder
 		resp, err := r.provider.Chat(ctx, provider.Request{
 			Model:    r.opts.Model.Name,
 			Messages: msgs,
@@ -341,9 +344,15 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			Think:    r.opts.Model.Has(provider.CapabilityThinking),
 			Limits:   r.opts.Limits,
 			Sampling: r.opts.Sampling,
-		}, hold.delta)
+		}, func(d provider.Delta) {
+			partial.WriteString(d.Content)
+			hold.delta(d)
+		})
 		res.Steps = step
 		if err != nil {
+			if ctx.Err() != nil {
+				r.keepInterrupted(partial.String())
+			}
 			return res, err
 		}
 		r.estimator.Observe(raw, resp.Usage.PromptTokens, r.window())
