@@ -1,0 +1,65 @@
+package chat
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/provider"
+)
+
+func TestStatusLineShowsSpeedAndWindow(t *testing.T) {
+	var s turnStats
+	on := s.watch(func(host.Event) {})
+	on(host.ModelCallStarted{ContextWindow: 8192})
+	on(host.ModelCallFinished{Usage: provider.Usage{PromptTokens: 900, CompletionTokens: 20, Duration: time.Second}})
+	on(host.ModelCallStarted{ContextWindow: 8192})
+	on(host.ModelCallFinished{Usage: provider.Usage{PromptTokens: 3000, CompletionTokens: 64, Duration: time.Second}})
+	if got, want := s.line(), "42 tok/s · 3.1k/8.2k context (37%)"; got != want {
+		t.Errorf("status %q, want %q", got, want)
+	}
+	if got := (&turnStats{}).line(); got != "" {
+		t.Errorf("status without counts %q, want none", got)
+	}
+}
+
+func TestKilo(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 950: "950", 1000: "1k", 3100: "3.1k", 12345: "12k", 131072: "131k"} {
+		if got := kilo(n); got != want {
+			t.Errorf("kilo(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestOSC52CarriesTheTextInBase64(t *testing.T) {
+	seq := osc52("a\tb\nc")
+	body, ok := strings.CutPrefix(seq, "\x1b]52;c;")
+	if !ok || !strings.HasSuffix(body, "\a") {
+		t.Fatalf("not an OSC 52 sequence: %q", seq)
+	}
+	if dec, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(body, "\a")); err != nil || string(dec) != "a\tb\nc" {
+		t.Errorf("decodes to %q, %v", dec, err)
+	}
+}
+
+func TestLastAnswerSkipsToolCallsAndResults(t *testing.T) {
+	msgs := []provider.Message{
+		{Role: provider.RoleUser, Content: "q"},
+		{Role: provider.RoleAssistant, Content: "the answer"},
+		{Role: provider.RoleUser, Content: "q2"},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{Name: "x"}}},
+		{Role: provider.RoleTool, Content: "result"},
+	}
+	if got := lastAnswer(msgs); got != "the answer" {
+		t.Errorf("last answer %q", got)
+	}
+}
+
+func TestPreviewKeepsTheInterruptedMark(t *testing.T) {
+	long := strings.Repeat("word ", 50) + "\nmore\n\n[interrupted]"
+	if got := previewAnswer(long, 40); !strings.HasSuffix(got, " [interrupted]") {
+		t.Errorf("preview %q lost the mark", got)
+	}
+}
