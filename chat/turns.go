@@ -60,6 +60,7 @@ func (c *Chat) cmdUndo(_ context.Context, w io.Writer, _ []string) bool {
 		return false
 	}
 	c.lastCalls = nil
+	c.saveSession(w)
 	fmt.Fprintf(w, "Dropped the last turn (%d messages): you: %s\n", len(dropped), ui.Preview(dropped[0].Content, 60))
 	return false
 }
@@ -102,6 +103,7 @@ func (c *Chat) cmdCompact(ctx context.Context, w io.Writer, args []string) bool 
 	case err != nil:
 		fmt.Fprintf(w, "%s; the conversation is unchanged\n", ui.Sanitize(err.Error()))
 	default:
+		c.saveSession(w)
 		fmt.Fprintf(w, "Compacted %d messages into a summary: about %s → %s tokens; the last %d turn(s) stay as they were.\n",
 			out.Replaced, kilo(out.Before), kilo(out.After), keep)
 	}
@@ -195,4 +197,16 @@ func previewAnswer(s string, limit int) string {
 		return ui.Preview(body, limit) + " " + runner.InterruptedMark
 	}
 	return ui.Preview(s, limit)
+}
+
+// saveSession writes the conversation to the --session file, if any, as
+// after every turn: a change made by a command must survive the chat too.
+func (c *Chat) saveSession(w io.Writer) {
+	s := c.opts.Session
+	if s == nil {
+		return
+	}
+	if err := s.Save(c.opts.Conversation.Model().Name, c.opts.Conversation.History()); err != nil {
+		fmt.Fprintf(w, "error: %s\n", ui.Sanitize(err.Error()))
+	}
 }

@@ -1,13 +1,17 @@
 package chat
 
 import (
+	"context"
 	"encoding/base64"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/session"
 )
 
 func TestStatusLineShowsSpeedAndWindow(t *testing.T) {
@@ -61,5 +65,35 @@ func TestPreviewKeepsTheInterruptedMark(t *testing.T) {
 	long := strings.Repeat("word ", 50) + "\nmore\n\n[interrupted]"
 	if got := previewAnswer(long, 40); !strings.HasSuffix(got, " [interrupted]") {
 		t.Errorf("preview %q lost the mark", got)
+	}
+}
+
+// TestUndoIsSavedToTheSession: with --session, the file follows /undo, as
+// it follows every turn, so quitting after it does not bring the turn back.
+func TestUndoIsSavedToTheSession(t *testing.T) {
+	c, out, _, model := newTestChat(t)
+	path := filepath.Join(t.TempDir(), "s.json")
+	lock, err := session.Acquire(context.Background(), path, session.LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Release()
+	c.opts.Session = lock
+	model.Enqueue(ollamatest.Reply{Content: "one"}, ollamatest.Reply{Content: "two"})
+	for _, p := range []string{"first", "second"} {
+		if _, err := c.opts.Conversation.Prompt(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Command(context.Background(), "/undo")
+	if !strings.Contains(out.String(), "Dropped the last turn (2 messages): you: second") {
+		t.Errorf("/undo said %q", out.String())
+	}
+	f, err := lock.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Messages) != 2 || f.Messages[0].Content != "first" {
+		t.Errorf("the session file holds %+v after /undo", f.Messages)
 	}
 }

@@ -332,10 +332,16 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			raw += budget.Message(msgs[len(msgs)-1])
 		}
 		emit(ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.window()})
-		hold := newHoldback(emit, tools != nil, r.markers)
-		// partial keeps what streamed, so that an answer cut short by
-		// the user stays in the conversation (see keepInterrupted).
+		// partial keeps the text the user was shown, so that an answer
+		// cut short stays in the conversation (see keepInterrupted); text
+		// held back as a possible tool call was not shown and is not kept.
 		var partial strings.Builder
+		hold := newHoldback(func(ev Event) {
+			if d, ok := ev.(TextDelta); ok {
+				partial.WriteString(d.Text)
+			}
+			emit(ev)
+		}, tools != nil, r.markers)
 		resp, err := r.provider.Chat(ctx, provider.Request{
 			Model:    r.opts.Model.Name,
 			Messages: msgs,
@@ -344,10 +350,7 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			Think:    r.opts.Model.Has(provider.CapabilityThinking),
 			Limits:   r.opts.Limits,
 			Sampling: r.opts.Sampling,
-		}, func(d provider.Delta) {
-			partial.WriteString(d.Content)
-			hold.delta(d)
-		})
+		}, hold.delta)
 		res.Steps = step
 		if err != nil {
 			if ctx.Err() != nil {
