@@ -132,20 +132,40 @@ type turnStats struct {
 	// answer tokens of the last model call, what the conversation now
 	// fills of it.
 	window, used int
-	tokens       int
-	elapsed      time.Duration
+	// tokens were generated in elapsed.
+	tokens  int
+	elapsed time.Duration
+	// first is when the running call's first token arrived; zero before.
+	first time.Time
+	now   func() time.Time
 }
 
 // watch returns on, which also records the turn's numbers in s.
 func (s *turnStats) watch(on func(host.Event)) func(host.Event) {
+	if s.now == nil {
+		s.now = time.Now
+	}
 	return func(ev host.Event) {
 		switch ev := ev.(type) {
 		case host.ModelCallStarted:
-			s.window = ev.ContextWindow
+			s.window, s.first = ev.ContextWindow, time.Time{}
+		case host.TextDelta, host.ThinkingDelta:
+			if s.first.IsZero() {
+				s.first = s.now()
+			}
 		case host.ModelCallFinished:
 			s.used = ev.Usage.PromptTokens + ev.Usage.CompletionTokens
-			s.tokens += ev.Usage.CompletionTokens
-			s.elapsed += ev.Usage.Duration
+			// The speed people mean is of writing: from the first token
+			// on, without the model's loading and the prompt's reading
+			// that the engine's duration includes. A call that streamed
+			// nothing (a tool call in one piece) falls back on that.
+			if gen := s.now().Sub(s.first); !s.first.IsZero() && gen >= 50*time.Millisecond && ev.Usage.CompletionTokens > 1 {
+				s.tokens += ev.Usage.CompletionTokens - 1
+				s.elapsed += gen
+			} else {
+				s.tokens += ev.Usage.CompletionTokens
+				s.elapsed += ev.Usage.Duration
+			}
 		}
 		on(ev)
 	}

@@ -29,6 +29,22 @@ func TestStatusLineShowsSpeedAndWindow(t *testing.T) {
 	}
 }
 
+// TestStatusLineSpeedIsOfWriting: the speed counts from the first token,
+// not from the call's start (loading the model, reading the prompt).
+func TestStatusLineSpeedIsOfWriting(t *testing.T) {
+	clock := time.Unix(0, 0)
+	s := turnStats{now: func() time.Time { return clock }}
+	on := s.watch(func(host.Event) {})
+	on(host.ModelCallStarted{ContextWindow: 4096})
+	clock = clock.Add(5 * time.Second) // loading and reading the prompt
+	on(host.TextDelta{Text: "a"})
+	clock = clock.Add(2 * time.Second)
+	on(host.ModelCallFinished{Usage: provider.Usage{PromptTokens: 1000, CompletionTokens: 101, Duration: 7 * time.Second}})
+	if got, want := s.line(), "50 tok/s · 1.1k/4.1k context (26%)"; got != want {
+		t.Errorf("status %q, want %q", got, want)
+	}
+}
+
 func TestKilo(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 950: "950", 1000: "1k", 3100: "3.1k", 12345: "12k", 131072: "131k"} {
 		if got := kilo(n); got != want {
