@@ -36,31 +36,54 @@ func lastTurnStart(h []provider.Message, k int) int {
 	return -1
 }
 
-// Undo drops the conversation's last turn: its last user message and
-// everything after it (the answer, tool calls and their results). It
-// returns the messages dropped, oldest first, or nil when there is no
-// turn to drop. It waits for a running turn to end.
+// lastTurn is where the last turn began: the messages it was given, as
+// given (before hooks added to them), and the history's length before
+// them. It is cleared when the history is changed otherwise.
+type lastTurn struct {
+	in []provider.Message
+	at int
+}
+
+// Undo drops the conversation's last turn: its user message (all of an
+// MCP prompt's messages) and everything after it (the answer, tool calls
+// and their results). It returns the messages dropped, oldest first, or
+// nil when there is no turn to drop. It waits for a running turn to end.
 func (c *Conversation) Undo() []provider.Message {
+	dropped, _ := c.undo()
+	return dropped
+}
+
+// undo is Undo, also returning the messages that began the dropped turn
+// as they were given to it, to run it again.
+func (c *Conversation) undo() (dropped, in []provider.Message) {
 	c.turn.Lock()
 	defer c.turn.Unlock()
 	h := c.r.History()
+	last := c.last
+	c.last = lastTurn{}
+	if last.in != nil && last.at < len(h) {
+		c.r.SetHistory(h[:last.at])
+		return h[last.at:], last.in
+	}
+	// A turn this Conversation did not run (a loaded session), or one
+	// before the last: it starts at its user message.
 	i := lastTurnStart(h, 1)
 	if i < 0 {
-		return nil
+		return nil, nil
 	}
 	c.r.SetHistory(h[:i])
-	return h[i:]
+	return h[i:], h[i : i+1]
 }
 
-// Retry drops the last turn, as Undo does, and runs it again from its
-// user message, as PromptMessages does, with the turn's events given to
-// on. It returns ErrNothingToRetry when there is no turn.
+// Retry drops the last turn, as Undo does, and runs it again from the
+// messages that began it, as PromptMessages does, with the turn's events
+// given to on. It returns ErrNothingToRetry when there is no turn.
 func (c *Conversation) Retry(ctx context.Context, on func(Event)) (Result, error) {
-	dropped := c.Undo()
-	if len(dropped) == 0 {
+	_, in := c.undo()
+	if len(in) == 0 {
 		return Result{}, ErrNothingToRetry
 	}
-	return c.PromptMessages(ctx, dropped[:1], on)
+	return c.PromptMessages(ctx, in, on)
 }
 
 // ErrNothingToRetry is returned by Retry when the conversation has no turn.
@@ -121,6 +144,7 @@ func (c *Conversation) Compact(ctx context.Context, keep int) (Compacted, error)
 		provider.Message{Role: provider.RoleAssistant, Content: "Understood: I will go on from this summary."})
 	next = append(next, h[cut:]...)
 	c.r.SetHistory(next)
+	c.last = lastTurn{}
 	out.After = c.r.HistoryTokens()
 	return out, nil
 }

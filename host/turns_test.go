@@ -177,3 +177,32 @@ func TestCancelledAnswerStaysMarkedInterrupted(t *testing.T) {
 		t.Errorf("the next request holds %q before the prompt", got)
 	}
 }
+
+// TestUndoAndRetryTakeAWholePrompt: a turn begun with several messages
+// (an MCP prompt's) is undone and retried whole.
+func TestUndoAndRetryTakeAWholePrompt(t *testing.T) {
+	h, model, _ := newHost(t, host.Options{NoServers: true})
+	conv := h.NewConversation()
+	model.Enqueue(ollamatest.Reply{Content: "first"}, ollamatest.Reply{Content: "again"}, ollamatest.Reply{Content: "x"})
+	prompt := []provider.Message{{Role: provider.RoleUser, Content: "review this"}, {Role: provider.RoleAssistant, Content: "Sure, send it."}, {Role: provider.RoleUser, Content: "the code"}}
+	if _, err := conv.PromptMessages(context.Background(), prompt, nil); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := conv.Retry(context.Background(), nil); err != nil || res.Answer != "again" {
+		t.Fatalf("retry: %q, %v", res.Answer, err)
+	}
+	reqs := model.Requests()
+	var sent []string
+	for _, m := range reqs[len(reqs)-1].Messages {
+		sent = append(sent, m.Content)
+	}
+	if got := strings.Join(sent, "|"); got != "review this|Sure, send it.|the code" {
+		t.Errorf("the retry sent %q, want the whole prompt once", got)
+	}
+	if dropped := conv.Undo(); len(dropped) != 4 {
+		t.Errorf("undo dropped %q, want the prompt's 3 messages and the answer", contents(dropped))
+	}
+	if hist := conv.History(); len(hist) != 0 {
+		t.Errorf("history after undo %q", contents(hist))
+	}
+}

@@ -38,3 +38,6 @@ func (r *Runner) HistoryTokens() int {
 // Window is the context window asked of the current model; 0 when it is
 // left to the backend.
 func (r *Runner) Window() int { return r.window() }
+
+// Len is the number of messages in the history.
+func (r *Runner) Len() int { return len(r.history) }
