@@ -65,7 +65,10 @@ func TestChatUndoRetryCompactAndTheStatusLine(t *testing.T) {
 	}
 
 	term.typeLine("/compact")
-	term.waitFor("Compacted 2 messages into a summary")
+	s = term.waitFor("Compacted 2 messages into a summary")
+	if !regexp.MustCompile(`about \d+ → \d+ tokens; the last 1 turn\(s\) stay as they were`).MatchString(s) {
+		t.Errorf("/compact does not report the tokens before and after:\n%s", s)
+	}
 	if sent := lastSent(ollama); len(sent) != 3 || sent[0] != "first" || !strings.Contains(sent[2], "Summarise our conversation") {
 		t.Errorf("the summary request held %q, want the older turn and the request to summarise", sent)
 	}
