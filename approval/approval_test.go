@@ -492,7 +492,7 @@ func TestFormatArgumentsFoldsLongValues(t *testing.T) {
 	if len(rows) != 10 {
 		t.Fatalf("%d rows, want 10:\n%s", len(rows), out)
 	}
-	for _, want := range []string{"line 00", "line 05", "… 91 more rows (728 bytes) not shown; [v] shows everything …", "line 97", "line 99"} {
+	for _, want := range []string{"▸ content (100 lines, 799 bytes): line 00", "line 05", "… 91 more rows (728 bytes) not shown; [v] shows everything …", "line 97", "line 99"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("folded value lacks %q:\n%s", want, out)
 		}

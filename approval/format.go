@@ -3,7 +3,6 @@ package approval
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -42,37 +41,56 @@ type ArgumentsFormat struct {
 	// Dim decorates the stand-ins and the fold notes (a faint attribute);
 	// nil leaves them plain.
 	Dim func(string) string
+	// Removed and Added decorate the removed and the added lines of a
+	// diff (FormatEdits): red and green, say; nil leaves them plain.
+	Removed, Added func(string) string
+}
+
+// withDefaults fills in what f leaves out.
+func (f ArgumentsFormat) withDefaults() ArgumentsFormat {
+	plain := func(s string) string { return s }
+	if f.Width <= 0 {
+		f.Width = 80
+	}
+	if f.Dim == nil {
+		f.Dim = plain
+	}
+	if f.Removed == nil {
+		f.Removed = plain
+	}
+	if f.Added == nil {
+		f.Added = plain
+	}
+	return f
+}
+
+// rowWidth is the columns a row has after its mark. One column is kept
+// spare: a terminal that draws a character wider than runewidth says must
+// not wrap a row by itself, which would start a row without a mark.
+func (f ArgumentsFormat) rowWidth() int {
+	return max(f.Width-runewidth.StringWidth(ArgumentMark)-1, 10)
 }
 
 // FormatArguments renders a call's arguments for a human to judge: one
 // argument per ArgumentMark row, sorted by key, strings as they are and
 // other values as JSON; rows longer than the width continue on
-// ContinuationMark rows. Nothing in a value reaches the terminal as a
+// ContinuationMark rows. A folded value's name is followed by its size,
+// in lines and bytes. Nothing in a value reaches the terminal as a
 // control: newlines and tabs are shown (NewlineMark, TabMark), other
 // control characters, escape sequences included, as visible symbols, and
 // bidirectional and zero-width characters by their code. Folding, when
 // asked for, says how much it left out.
 func FormatArguments(args map[string]any, f ArgumentsFormat) string {
-	if f.Width <= 0 {
-		f.Width = 80
-	}
-	if f.Dim == nil {
-		f.Dim = func(s string) string { return s }
-	}
-	// One column spare: a terminal that draws a character wider than
-	// runewidth says must not wrap a row by itself, which would start a
-	// row without a mark.
-	width := max(f.Width-runewidth.StringWidth(ArgumentMark)-1, 10)
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	f = f.withDefaults()
+	width := f.rowWidth()
 	var b strings.Builder
-	for _, k := range keys {
-		rows := layout(append(visible(k+": "), visible(valueText(args[k]))...), width, f.Dim)
+	for _, k := range sortedKeys(args) {
+		value := valueText(args[k])
+		rows := layout(append(visible(k+": "), visible(value)...), width, f.Dim)
 		if f.MaxRows > 0 && len(rows) > f.MaxRows {
-			rows = fold(rows, f.MaxRows, f.Dim)
+			// The size goes next to the name, where it is read first.
+			size := fmt.Sprintf("%s (%d lines, %s): ", k, strings.Count(value, "\n")+1, termtext.Bytes(len(value)))
+			rows = fold(layout(append(visible(size), visible(value)...), width, f.Dim), f.MaxRows, f.Dim)
 		}
 		for i, r := range rows {
 			if i == 0 {

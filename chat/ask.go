@@ -15,8 +15,9 @@ import (
 )
 
 // askRows is how many rows of one argument the question shows before it
-// folds the rest away (v shows them all).
-const askRows = 12
+// folds the rest away (v shows them all): the first 10 and the last 5,
+// with a note of what is between.
+const askRows = 16
 
 // Ask asks the user about a tool call that needs approval, in the middle of
 // a turn: it shows the server, the tool and the arguments, and takes one
@@ -26,7 +27,8 @@ const askRows = 12
 //
 // The arguments are the model's and may be hostile: each is drawn on rows
 // of its own behind a mark, with newlines, tabs and control characters
-// shown rather than obeyed (approval.FormatArguments), so no value can
+// shown rather than obeyed (approval.FormatArguments; an edit's diff,
+// approval.FormatEdits, keeps the same marks), so no value can
 // draw a question of its own; and the tool is named again next to the
 // keys, in case a long value pushed the header off screen.
 func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
@@ -90,13 +92,20 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 }
 
 // formatArguments lays out a call's arguments for the question, folding
-// values longer than maxRows rows (0: none).
+// values longer than maxRows rows (0: none). An edit (edit_file's path and
+// oldText/newText pairs) is shown as a diff, which is what a person
+// judges an edit by.
 func (c *Chat) formatArguments(args map[string]any, maxRows int) string {
-	dim := func(s string) string { return "\x1b[2m" + s + "\x1b[22m" }
-	if c.opts.NoColor {
-		dim = nil
+	f := approval.ArgumentsFormat{Width: c.opts.Width() - 4, MaxRows: maxRows}
+	if !c.opts.NoColor {
+		f.Dim = func(s string) string { return "\x1b[2m" + s + "\x1b[22m" }
+		f.Removed = func(s string) string { return "\x1b[31m" + s + "\x1b[39m" }
+		f.Added = func(s string) string { return "\x1b[32m" + s + "\x1b[39m" }
 	}
-	return approval.FormatArguments(args, approval.ArgumentsFormat{Width: c.opts.Width() - 4, MaxRows: maxRows, Dim: dim})
+	if out, ok := approval.FormatEdits(args, f); ok {
+		return out
+	}
+	return approval.FormatArguments(args, f)
 }
 
 // pauseTurn stops the running turn's spinner, if any, so that a question

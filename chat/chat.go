@@ -179,8 +179,12 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		c.turnOut, c.cancelTurn = nil, func() {}
 		c.mu.Unlock()
 	}()
-	res, err := run(turnCtx, out.Handle)
+	var stats turnStats
+	res, err := run(turnCtx, stats.watch(out.Handle))
 	out.Finish(res, err, 0)
+	if err == nil {
+		c.printStatus(&stats)
+	}
 	defer c.flushNotices()
 	if s := c.opts.Session; s != nil {
 		if err := s.Save(c.opts.Conversation.Model().Name, c.opts.Conversation.History()); err != nil {

@@ -43,6 +43,10 @@ func commands() []command {
 		{"/load", "FILE", "load a conversation saved with /save", (*Chat).cmdLoad},
 		{"/usage", "", "tokens of the session and of the last turn", (*Chat).cmdUsage},
 		{"/quit", "", "leave (also /exit, Ctrl-D)", func(*Chat, context.Context, io.Writer, []string) bool { return true }},
+		{"/copy", "", "copy the last answer to the clipboard (OSC 52)", (*Chat).cmdCopy},
+		{"/retry", "", "run the last prompt again, dropping its answer", (*Chat).cmdRetry},
+		{"/undo", "", "drop the last turn: the prompt and all after it", (*Chat).cmdUndo},
+		{"/compact", "[TURNS]", "have the model summarise older turns to free the window", (*Chat).cmdCompact},
 	}
 }
 
@@ -281,7 +285,7 @@ func (c *Chat) cmdHistory(_ context.Context, w io.Writer, _ []string) bool {
 		case m.Role == provider.RoleUser:
 			fmt.Fprintf(w, "you: %s\n", ui.Preview(m.Content, 100))
 		default:
-			fmt.Fprintf(w, "%s: %s\n", m.Role, ui.Preview(m.Content, 100))
+			fmt.Fprintf(w, "%s: %s\n", m.Role, previewAnswer(m.Content, 100))
 		}
 	}
 	return false

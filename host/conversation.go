@@ -28,6 +28,8 @@ type Conversation struct {
 	model atomic.Pointer[provider.ModelInfo]
 	// engine is the backend r calls, switched by SetModel.
 	engine *switchable
+	// last is the last turn's start, for Undo and Retry; guarded by turn.
+	last lastTurn
 }
 
 // switchable is the backend of a conversation: the runner calls it, and
@@ -127,6 +129,8 @@ func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Messa
 	}
 	c.turn.Lock()
 	defer c.turn.Unlock()
+	// As given, before hooks add to them: a retry runs the hooks again.
+	given := slices.Clone(msgs)
 	// Servers started in the background whose tools are not known yet are
 	// waited for, so that the model is offered every tool.
 	c.h.manager.WaitStarting(ctx)
@@ -148,6 +152,7 @@ func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Messa
 			msgs[last].Content += "\n\n" + v.Context
 		}
 	}
+	c.last = lastTurn{in: given, at: c.r.Len()}
 	res, err := c.r.RunMessages(ctx, msgs, c.h.pipeline(on))
 	if hk := c.h.hooks; hk != nil {
 		hk.Stop(context.WithoutCancel(ctx), res.Answer, stopReason(err))
@@ -204,6 +209,7 @@ func (c *Conversation) SetHistory(msgs []provider.Message) {
 	c.turn.Lock()
 	defer c.turn.Unlock()
 	c.r.SetHistory(msgs)
+	c.last = lastTurn{}
 }
 
 // Reset starts the conversation over, keeping the system prompt. It waits
@@ -212,6 +218,7 @@ func (c *Conversation) Reset() {
 	c.turn.Lock()
 	defer c.turn.Unlock()
 	c.r.Reset()
+	c.last = lastTurn{}
 }
 
 // Model describes the conversation's current model.

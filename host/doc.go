@@ -33,7 +33,9 @@
 // others, each with its own history; any number of them may run at once on
 // one Host and share its servers. A conversation saves and loads its
 // history as the JSON file that "mcphost --session" and the chat's /save
-// write.
+// write. Undo drops the last turn, Retry runs it again, and Compact has the
+// model summarise the older turns to free the context window; an answer
+// cut short by cancelling stays in the history, marked "[interrupted]".
 //
 // # Events
 //
@@ -100,7 +102,7 @@
 // Every method of Host and of Conversation is safe for concurrent use.
 // A Conversation runs one turn at a time: a second Prompt on the same
 // conversation waits for the first to end, and so do its methods that read
-// or change the history (History, Save, Load, Reset, SetModel,
-// ToolTokens); Model answers at once. Conversations of one Host run
+// or change the history (History, Save, Load, Reset, Undo, Retry,
+// Compact, SetModel, ToolTokens); Model answers at once. Conversations of one Host run
 // concurrently.
 package host

@@ -115,6 +115,10 @@ type Reply struct {
 	// streamed chunk i (the thinking chunks come first, then the
 	// content's), so a test can act in the middle of an answer.
 	HoldBefore map[int]<-chan struct{}
+	// Stall, when true, streams the chunks and then sends nothing more
+	// until the request ends, as a model still writing a long answer: a
+	// test can interrupt an answer that has begun.
+	Stall bool
 }
 
 // Call builds a tool call as Ollama sends it, with the arguments in sorted
@@ -398,6 +402,10 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	}
 	if reply.CutAfter > 0 {
 		cut(rc)
+		return
+	}
+	if reply.Stall {
+		<-r.Context().Done()
 		return
 	}
 	if reply.Error != "" {

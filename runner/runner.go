@@ -332,7 +332,16 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			raw += budget.Message(msgs[len(msgs)-1])
 		}
 		emit(ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.window()})
-		hold := newHoldback(emit, tools != nil, r.markers)
+		// partial keeps the text the user was shown, so that an answer
+		// cut short stays in the conversation (see keepInterrupted); text
+		// held back as a possible tool call was not shown and is not kept.
+		var partial strings.Builder
+		hold := newHoldback(func(ev Event) {
+			if d, ok := ev.(TextDelta); ok {
+				partial.WriteString(d.Text)
+			}
+			emit(ev)
+		}, tools != nil, r.markers)
 		resp, err := r.provider.Chat(ctx, provider.Request{
 			Model:    r.opts.Model.Name,
 			Messages: msgs,
@@ -344,6 +353,9 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 		}, hold.delta)
 		res.Steps = step
 		if err != nil {
+			if ctx.Err() != nil {
+				r.keepInterrupted(partial.String())
+			}
 			return res, err
 		}
 		r.estimator.Observe(raw, resp.Usage.PromptTokens, r.window())
