@@ -117,6 +117,7 @@ func (c *Chat) readKey(ctx context.Context) (byte, error) {
 	if in == nil {
 		return 0, io.EOF
 	}
+	defer c.holdInput()()
 	if state, err := term.MakeRaw(int(in.Fd())); err == nil {
 		defer term.Restore(int(in.Fd()), state)
 	}
@@ -133,6 +134,7 @@ func (c *Chat) readReason(ctx context.Context) (string, error) {
 	if in == nil {
 		return "", io.EOF
 	}
+	defer c.holdInput()()
 	restore := withEcho(in)
 	defer restore()
 	line, err := readBytes(ctx, in, func(b []byte) bool { return b[len(b)-1] == '\n' || b[len(b)-1] == '\r' })

@@ -73,6 +73,10 @@ type Chat struct {
 	// prompt; while a prompt is edited they go through editor, above it.
 	notices []string
 	editor  *tea.Program
+	// ahead reads the terminal while a turn runs (nil between turns);
+	// typedAhead is what it kept for the next prompt.
+	ahead      *typeAhead
+	typedAhead string
 }
 
 // New returns a chat; Run starts it.
@@ -124,11 +128,15 @@ func (c *Chat) Run(ctx context.Context) error {
 // on the alternate screen, so the conversation stays in the scrollback.
 func (c *Chat) readLine(ctx context.Context) (string, error) {
 	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width(), c.opts.Theme == ui.Dark)
+	ed.ta.SetValue(c.takeTypedAhead())
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	defer c.editing(p)()
 	if _, err := p.Run(); err != nil {
 		return "", err
 	}
+	// The whole input goes to the scrollback from here: the editor's own
+	// view is cut to the screen.
+	fmt.Fprint(c.opts.Out, ed.echo())
 	return ed.value, ed.err
 }
 
@@ -158,7 +166,9 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		}
 	}()
 
-	defer noEcho(c.opts.In)()
+	// Keys typed during the turn are kept for the next prompt; Esc
+	// cancels the turn.
+	defer c.readAhead(cancel)()
 
 	out := ui.NewText(ui.TextOptions{
 		Out: c.opts.Out, Err: c.opts.Err, OutTTY: true, ErrTTY: true,

@@ -356,7 +356,10 @@ func (c *Chat) Complete(input string) []string {
 	if out, ok := c.completeMCP(input); ok {
 		return out
 	}
-	if !strings.HasPrefix(input, "/") || strings.Contains(input, "\n") {
+	if !strings.HasPrefix(input, "/") {
+		return c.completeToolName(input)
+	}
+	if strings.Contains(input, "\n") {
 		return nil
 	}
 	fields := strings.Fields(input)

@@ -242,6 +242,9 @@ func TestComplete(t *testing.T) {
 		{"/tools f", []string{"/tools files"}},
 		{"/tools ec", []string{"/tools echo"}},
 		{"hello /m", nil},
+		{"use every", []string{"use everything__echo", "use everything__get-sum"}},
+		{"then\nfiles__r", []string{"then\nfiles__read_file"}},
+		{"use ", nil},
 	}
 	for _, tt := range tests {
 		if got := c.Complete(tt.input); !slices.Equal(got, tt.want) {
