@@ -165,9 +165,9 @@ func TestEditorCtrlXCtrlEEditsInTheEditor(t *testing.T) {
 		t.Errorf("value %q hint %q", e.ta.Value(), e.hint)
 	}
 
-	// Ctrl-X then another key: that key acts as usual (Ctrl-E: end of line).
-	send(e, keyHome, keyCtrlX, keyCtrlE, "!")
-	if got := e.ta.Value(); got != "!a prompt and more" && got != "a prompt and more!" {
+	// Ctrl-X then another key: that key acts as usual.
+	send(e, keyCtrlX, "!")
+	if got := e.ta.Value(); got != "a prompt and more!" {
 		t.Errorf("value %q", got)
 	}
 }
