@@ -187,3 +187,40 @@ func TestChatCtrlZSuspendsAndFgResumes(t *testing.T) {
 		t.Errorf("the model got %q", got)
 	}
 }
+
+// TestChatCtrlLAndTheEditor: Ctrl-L clears the screen and keeps the
+// input; Ctrl-X Ctrl-E opens it in $EDITOR, on the terminal, and the
+// edited text is what is sent.
+func TestChatCtrlLAndTheEditor(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(ollamatest.Reply{Content: "Edited, then."})
+	dir := t.TempDir()
+	editor := filepath.Join(dir, "ed.sh")
+	writeConfig(t, dir, "ed.sh", "#!/bin/sh\nprintf '%s\\n' \"$(cat \"$1\") and more\" > \"$1\"\n")
+	if err := os.Chmod(editor, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := append(chatEnv(t, ollama.URL), "EDITOR="+editor, "VISUAL=")
+	term := startTerminal(t, dir, env, "-m", "tiny")
+	term.waitFor("/help for commands")
+	term.typeLine("/help")
+	term.waitFor("Ctrl-D on an empty line")
+
+	term.tmux("send-keys", "-l", "keep me")
+	term.keys("C-l")
+	if !poll(50*time.Millisecond, func() bool {
+		visible := strings.TrimSpace(term.tmux("capture-pane", "-p"))
+		return strings.HasPrefix(visible, "> keep me") && !strings.Contains(visible, "Ctrl-D")
+	}) {
+		t.Fatalf("Ctrl-L did not clear the screen down to the prompt:\n%s", term.tmux("capture-pane", "-p"))
+	}
+
+	term.keys("C-x", "C-e")
+	term.waitFor("> keep me and more")
+	term.keys("Enter")
+	term.waitFor("Edited, then.")
+	if got := lastUser(t, ollama); got != "keep me and more" {
+		t.Errorf("the model got %q", got)
+	}
+}

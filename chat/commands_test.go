@@ -216,7 +216,7 @@ func TestSaveClearLoadHistoryUsage(t *testing.T) {
 func TestHelpAndQuit(t *testing.T) {
 	c, out, _, _ := newTestChat(t)
 	help := run(t, c, out, "/help")
-	for _, want := range []string{"/tools", "/servers", "/mcp", "/model", "/save", "/usage", "Alt+Enter", "Ctrl-D"} {
+	for _, want := range []string{"/tools", "/servers", "/mcp", "/model", "/save", "/usage", "Alt+Enter", "Ctrl-D", "Ctrl-R", "Ctrl-X Ctrl-E", "Esc"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("/help lacks %q", want)
 		}

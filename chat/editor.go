@@ -175,9 +175,10 @@ func (e *editor) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		e.ctrlX = true
 		return nil, true
 	case "ctrl+l":
-		// Clear the screen; the box is drawn again at the top with its
-		// text.
-		return tea.ClearScreen, true
+		// Clear the whole screen, as a shell does (the inline renderer's
+		// own ClearScreen clears only its area), then have the box drawn
+		// again at the top with its text.
+		return tea.Sequence(tea.Raw("\x1b[H\x1b[2J"), tea.ClearScreen), true
 	case "ctrl+r":
 		e.startSearch()
 		return nil, true
