@@ -128,7 +128,9 @@ func (c *Chat) Run(ctx context.Context) error {
 // on the alternate screen, so the conversation stays in the scrollback.
 func (c *Chat) readLine(ctx context.Context) (string, error) {
 	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width(), c.opts.Theme == ui.Dark)
-	ed.ta.SetValue(c.takeTypedAhead())
+	// Text typed during the last turn starts the input; a paste made
+	// then is folded as one made now would be.
+	ed.insertPaste(c.takeTypedAhead())
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	defer c.editing(p)()
 	if _, err := p.Run(); err != nil {
