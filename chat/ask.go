@@ -31,6 +31,8 @@ const askRows = 12
 // keys, in case a long value pushed the header off screen.
 func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
 	c.pauseTurn()
+	// The keys are the question's until it is answered, not typed ahead.
+	defer c.holdInput()()
 	w := c.opts.Err
 	label := termtext.Line(req.Name)
 	if req.Server != "" {
