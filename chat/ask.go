@@ -33,6 +33,8 @@ const askRows = 16
 // keys, in case a long value pushed the header off screen.
 func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
 	c.pauseTurn()
+	// The keys are the question's until it is answered, not typed ahead.
+	defer c.holdInput()()
 	w := c.opts.Err
 	label := termtext.Line(req.Name)
 	if req.Server != "" {
@@ -126,6 +128,7 @@ func (c *Chat) readKey(ctx context.Context) (byte, error) {
 	if in == nil {
 		return 0, io.EOF
 	}
+	defer c.holdInput()()
 	if state, err := term.MakeRaw(int(in.Fd())); err == nil {
 		defer term.Restore(int(in.Fd()), state)
 	}
@@ -142,6 +145,7 @@ func (c *Chat) readReason(ctx context.Context) (string, error) {
 	if in == nil {
 		return "", io.EOF
 	}
+	defer c.holdInput()()
 	restore := withEcho(in)
 	defer restore()
 	line, err := readBytes(ctx, in, func(b []byte) bool { return b[len(b)-1] == '\n' || b[len(b)-1] == '\r' })

@@ -76,6 +76,10 @@ type Chat struct {
 	// prompt; while a prompt is edited they go through editor, above it.
 	notices []string
 	editor  *tea.Program
+	// ahead reads the terminal while a turn runs (nil between turns);
+	// typedAhead is what it kept for the next prompt.
+	ahead      *typeAhead
+	typedAhead string
 }
 
 // New returns a chat; Run starts it.
@@ -130,11 +134,17 @@ func (c *Chat) Run(ctx context.Context) error {
 // on the alternate screen, so the conversation stays in the scrollback.
 func (c *Chat) readLine(ctx context.Context) (string, error) {
 	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width(), c.opts.Theme == ui.Dark)
+	// Text typed during the last turn starts the input; a paste made
+	// then is folded as one made now would be.
+	ed.insertPaste(c.takeTypedAhead())
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	defer c.editing(p)()
 	if _, err := p.Run(); err != nil {
 		return "", err
 	}
+	// The whole input goes to the scrollback from here: the editor's own
+	// view is cut to the screen.
+	fmt.Fprint(c.opts.Out, ed.echo())
 	return ed.value, ed.err
 }
 
@@ -164,7 +174,9 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		}
 	}()
 
-	defer noEcho(c.opts.In)()
+	// Keys typed during the turn are kept for the next prompt; Esc
+	// cancels the turn.
+	defer c.readAhead(cancel)()
 
 	out := ui.NewText(ui.TextOptions{
 		Out: c.opts.Out, Err: c.opts.Err, OutTTY: true, ErrTTY: true,

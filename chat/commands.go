@@ -100,9 +100,10 @@ func (c *Chat) cmdHelp(_ context.Context, w io.Writer, _ []string) bool {
 	tw.Flush()
 	fmt.Fprint(w, `
 Keys: Enter sends · Alt+Enter or a trailing \ start a new line · Up/Down browse history
-      Tab completes commands, servers, tools, prompts, their arguments and @SERVER:URI
-      resources · Ctrl-C cancels the running turn, or clears
-      the input · Ctrl-D on an empty line (or Ctrl-C twice) quits
+      Ctrl-R searches it · Ctrl-X Ctrl-E edits the input in $EDITOR · Ctrl-L clears the
+      screen · Ctrl-Z suspends · Tab completes commands, servers, tools (server__tool),
+      prompts, their arguments and @SERVER:URI resources · Esc or Ctrl-C cancel the
+      running turn; Ctrl-C clears the input · Ctrl-D on an empty line (or Ctrl-C twice) quits
 `)
 	return false
 }
@@ -360,7 +361,10 @@ func (c *Chat) Complete(input string) []string {
 	if out, ok := c.completeMCP(input); ok {
 		return out
 	}
-	if !strings.HasPrefix(input, "/") || strings.Contains(input, "\n") {
+	if !strings.HasPrefix(input, "/") {
+		return c.completeToolName(input)
+	}
+	if strings.Contains(input, "\n") {
 		return nil
 	}
 	fields := strings.Fields(input)

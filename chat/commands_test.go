@@ -216,7 +216,7 @@ func TestSaveClearLoadHistoryUsage(t *testing.T) {
 func TestHelpAndQuit(t *testing.T) {
 	c, out, _, _ := newTestChat(t)
 	help := run(t, c, out, "/help")
-	for _, want := range []string{"/tools", "/servers", "/mcp", "/model", "/save", "/usage", "Alt+Enter", "Ctrl-D"} {
+	for _, want := range []string{"/tools", "/servers", "/mcp", "/model", "/save", "/usage", "Alt+Enter", "Ctrl-D", "Ctrl-R", "Ctrl-X Ctrl-E", "Esc"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("/help lacks %q", want)
 		}
@@ -242,6 +242,9 @@ func TestComplete(t *testing.T) {
 		{"/tools f", []string{"/tools files"}},
 		{"/tools ec", []string{"/tools echo"}},
 		{"hello /m", nil},
+		{"use every", []string{"use everything__echo", "use everything__get-sum"}},
+		{"then\nfiles__r", []string{"then\nfiles__read_file"}},
+		{"use ", nil},
 	}
 	for _, tt := range tests {
 		if got := c.Complete(tt.input); !slices.Equal(got, tt.want) {

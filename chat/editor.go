@@ -2,6 +2,9 @@ package chat
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 
 	"charm.land/bubbles/v2/textarea"
@@ -17,8 +20,14 @@ var (
 	ErrInterrupt = errors.New("interrupted")
 )
 
-// maxEditorRows is the tallest the input box grows before it scrolls.
+// maxEditorRows is the tallest the input box grows before it scrolls,
+// until the terminal's height is known; then it is a third of the screen.
 const maxEditorRows = 10
+
+// pasteFoldLines is the most lines a paste may have and still be shown as
+// it is; a longer one is shown as one "[pasted N lines]" placeholder (and
+// sent whole), so the box stays usable.
+const pasteFoldLines = 10
 
 // editor is the prompt's line editor: a bubbletea model around the bubbles
 // textarea with shell-like keys, history and completion. It is driven by a
@@ -33,9 +42,26 @@ type editor struct {
 	hint      string
 	armedExit bool // Ctrl-C was pressed at an empty prompt once
 	done      bool
-	value     string
+	value     string // what is sent: the input with its pastes expanded
+	shown     string // what the box showed, for the scrollback
 	err       error
+
+	// pastes are the long pastes folded into placeholders, in order.
+	pastes []paste
+	// search is the Ctrl-R history search in progress, or nil.
+	search *historySearch
+	// ctrlX is set after Ctrl-X, the first key of Ctrl-X Ctrl-E.
+	ctrlX bool
+	// runEditor runs $EDITOR on the terminal; tea.ExecProcess, replaced in
+	// tests, which have no terminal to give away.
+	runEditor func(*exec.Cmd, tea.ExecCallback) tea.Cmd
+	// getenv reads VISUAL and EDITOR; os.Getenv, replaced in tests.
+	getenv func(string) string
 }
+
+// paste is one long paste: the placeholder the box shows and the text it
+// stands for.
+type paste struct{ label, text string }
 
 // newEditor returns an editor for a terminal width columns wide; dark
 // says the background is dark, as decided once at start (the editor never
@@ -57,7 +83,10 @@ func newEditor(history []string, complete func(string) []string, width int, dark
 	styles.Blurred.Base = lipgloss.NewStyle()
 	ta.SetStyles(styles)
 	ta.CharLimit = 0
-	ta.MaxHeight = 0
+	// The box grows with its text, wrapped rows counted, and scrolls
+	// inside once it is MaxHeight rows tall.
+	ta.DynamicHeight = true
+	ta.MaxHeight = maxEditorRows
 	// Enter submits; Alt+Enter and a trailing backslash insert a newline
 	// (handled below).
 	ta.KeyMap.InsertNewline.SetEnabled(false)
@@ -67,7 +96,8 @@ func newEditor(history []string, complete func(string) []string, width int, dark
 	ta.SetWidth(width)
 	ta.SetHeight(1)
 	ta.Focus()
-	return &editor{ta: ta, history: history, histPos: len(history), complete: complete}
+	return &editor{ta: ta, history: history, histPos: len(history), complete: complete,
+		runEditor: tea.ExecProcess, getenv: os.Getenv}
 }
 
 func (e *editor) Init() tea.Cmd { return textarea.Blink }
@@ -75,24 +105,57 @@ func (e *editor) Init() tea.Cmd { return textarea.Blink }
 func (e *editor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		if msg.Height > 0 {
+			e.ta.MaxHeight = max(3, msg.Height/3)
+		}
 		e.ta.SetWidth(msg.Width)
 		return e, nil
 	case tea.PasteMsg:
 		e.armedExit, e.hint = false, ""
-		// Terminals send pasted newlines as CR; keep them as newlines.
-		e.ta.InsertString(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(msg.Content))
-		e.fit()
+		e.insertPaste(msg.Content)
+		return e, nil
+	case editedMsg:
+		e.edited(msg)
 		return e, nil
 	case tea.KeyPressMsg:
+		if e.search != nil {
+			if cmd, handled := e.searchKey(msg); handled {
+				return e, cmd
+			}
+		}
 		if cmd, handled := e.key(msg); handled {
-			e.fit()
 			return e, cmd
 		}
 	}
 	var cmd tea.Cmd
 	e.ta, cmd = e.ta.Update(msg)
-	e.fit()
 	return e, cmd
+}
+
+// insertPaste inserts pasted text; one longer than pasteFoldLines lines
+// goes in as a placeholder that finish expands.
+func (e *editor) insertPaste(content string) {
+	// Terminals send pasted newlines as CR; keep them as newlines.
+	content = strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(content)
+	lines := strings.Count(strings.TrimSuffix(content, "\n"), "\n") + 1
+	if lines <= pasteFoldLines {
+		e.ta.InsertString(content)
+		return
+	}
+	label := fmt.Sprintf("[pasted %d lines]", lines)
+	for n := 2; strings.Contains(e.ta.Value(), label); n++ {
+		label = fmt.Sprintf("[pasted %d lines #%d]", lines, n)
+	}
+	e.pastes = append(e.pastes, paste{label, content})
+	e.ta.InsertString(label)
+}
+
+// expand replaces the placeholders left in s by the pastes they stand for.
+func (e *editor) expand(s string) string {
+	for _, p := range e.pastes {
+		s = strings.Replace(s, p.label, p.text, 1)
+	}
+	return s
 }
 
 // key handles the keys that differ from the textarea's own.
@@ -101,7 +164,26 @@ func (e *editor) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		e.armedExit = false
 		e.hint = ""
 	}
+	if e.ctrlX {
+		e.ctrlX = false
+		if msg.String() == "ctrl+e" {
+			return e.openEditor(), true
+		}
+	}
 	switch msg.String() {
+	case "ctrl+x":
+		e.ctrlX = true
+		return nil, true
+	case "ctrl+l":
+		// Clear the whole screen, as a shell does (the inline renderer's
+		// own ClearScreen clears only its area), then have the box drawn
+		// again at the top with its text.
+		return tea.Sequence(tea.Raw("\x1b[H\x1b[2J"), tea.ClearScreen), true
+	case "ctrl+r":
+		e.startSearch()
+		return nil, true
+	case "ctrl+z":
+		return suspend(), true
 	case "enter", "ctrl+j":
 		// ctrl+j too: a line typed ahead while the terminal was still in
 		// cooked mode arrives with its Enter turned into a newline.
@@ -124,6 +206,7 @@ func (e *editor) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case "ctrl+c":
 		if e.ta.Value() != "" {
 			e.ta.Reset()
+			e.pastes = nil
 			e.histPos = len(e.history)
 			return nil, true
 		}
@@ -217,17 +300,13 @@ func lastWords(cands []string) []string {
 }
 
 func (e *editor) finish(value string, err error) tea.Cmd {
-	e.done, e.value, e.err = true, value, err
+	e.done, e.value, e.shown, e.err = true, e.expand(value), value, err
 	return tea.Quit
 }
 
-// fit grows the box with its content, up to maxEditorRows.
-func (e *editor) fit() {
-	e.ta.SetHeight(min(max(1, e.ta.LineCount()), maxEditorRows))
-}
-
-// View is the input box while editing, and the submitted text once done,
-// so the scrollback keeps what was asked.
+// View is the input box while editing, and nothing once done: the
+// submitted text is printed by the chat (echo), since the renderer cuts
+// what is wider or taller than the screen.
 func (e *editor) View() tea.View {
 	return tea.NewView(e.text())
 }
@@ -235,14 +314,21 @@ func (e *editor) View() tea.View {
 // text is what View shows.
 func (e *editor) text() string {
 	if e.done {
-		if e.err != nil {
-			return ""
-		}
-		return "> " + strings.ReplaceAll(e.value, "\n", "\n  ") + "\n"
+		return ""
 	}
 	v := e.ta.View()
 	if e.hint != "" {
 		v += "\n" + e.hint
 	}
 	return v
+}
+
+// echo is the submitted input as the scrollback keeps it, every row of
+// it (the terminal wraps what is wider than the screen); long pastes stay
+// folded. It is empty when nothing was submitted.
+func (e *editor) echo() string {
+	if !e.done || e.err != nil {
+		return ""
+	}
+	return "> " + strings.ReplaceAll(e.shown, "\n", "\n  ") + "\n"
 }

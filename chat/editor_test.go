@@ -49,8 +49,8 @@ func TestEditorSubmitsOnEnter(t *testing.T) {
 	if !e.done || e.value != "hello world" || e.err != nil {
 		t.Errorf("done %v value %q err %v", e.done, e.value, e.err)
 	}
-	if e.text() != "> hello world\n" {
-		t.Errorf("final view %q should keep the question in the scrollback", e.text())
+	if e.echo() != "> hello world\n" {
+		t.Errorf("echo %q should keep the question in the scrollback", e.echo())
 	}
 }
 

@@ -75,6 +75,8 @@ func (p schemaProp) choices() []choice {
 // user will open it.
 func (c *Chat) Elicit(ctx context.Context, req elicit.Request) (elicit.Result, error) {
 	c.pauseTurn()
+	// The keys are the form's until it is done, not typed ahead.
+	defer c.holdInput()()
 	w := c.opts.Err
 	who := "a server"
 	if req.Server != "" {

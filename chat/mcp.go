@@ -280,6 +280,8 @@ func withPrefix(prefix string, words []string) []string {
 // its messages and its token limit, and takes y or n. Ctrl-C refuses.
 // Chat implements sampling.Approver with it.
 func (c *Chat) ApproveSampling(ctx context.Context, req sampling.Request) (bool, error) {
+	// The keys are the question's until it is answered, not typed ahead.
+	defer c.holdInput()()
 	w := c.opts.Err
 	who := "a server"
 	if req.Server != "" {

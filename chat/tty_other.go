@@ -6,3 +6,9 @@ import "os"
 
 // setEcho: terminal modes are not handled on this system.
 func setEcho(*os.File, bool) (restore func()) { return noop }
+
+// canReadAhead: terminal modes are not handled on this system.
+const canReadAhead = false
+
+// charMode is not used here (canReadAhead).
+func charMode(*os.File) (restore func()) { return noop }

@@ -33,3 +33,27 @@ func setEcho(f *os.File, on bool) (restore func()) {
 	}
 	return func() { _ = unix.IoctlSetTermios(fd, ioctlSetTermios, old) }
 }
+
+// canReadAhead says the terminal can be read during a turn (typeAhead):
+// its modes are set here and cancelreader can stop a read without losing
+// a byte.
+const canReadAhead = true
+
+// charMode turns off ECHO and ICANON, so that each key reaches the
+// type-ahead reader as it is pressed (Esc at once) and nothing is drawn
+// over the answer; ISIG stays on for Ctrl-C and Ctrl-Z, and the output
+// modes are untouched. It returns the function that restores the modes.
+func charMode(f *os.File) (restore func()) {
+	fd := int(f.Fd())
+	old, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
+	if err != nil {
+		return noop
+	}
+	changed := *old
+	changed.Lflag &^= unix.ECHO | unix.ICANON
+	changed.Cc[unix.VMIN], changed.Cc[unix.VTIME] = 1, 0
+	if unix.IoctlSetTermios(fd, ioctlSetTermios, &changed) != nil {
+		return noop
+	}
+	return func() { _ = unix.IoctlSetTermios(fd, ioctlSetTermios, old) }
+}

@@ -27,3 +27,11 @@ func setEcho(f *os.File, on bool) (restore func()) {
 	}
 	return func() { _ = windows.SetConsoleMode(h, old) }
 }
+
+// canReadAhead: the console is not read during a turn on Windows
+// (cancelreader empties the console's input buffer when it starts), so
+// typed-ahead keys wait in the console for the next prompt.
+const canReadAhead = false
+
+// charMode is not used on Windows (canReadAhead).
+func charMode(*os.File) (restore func()) { return noop }

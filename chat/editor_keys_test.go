@@ -1,0 +1,214 @@
+package chat
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+var (
+	keyCtrlR = tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
+	keyCtrlL = tea.KeyPressMsg{Code: 'l', Mod: tea.ModCtrl}
+	keyCtrlX = tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl}
+	keyCtrlE = tea.KeyPressMsg{Code: 'e', Mod: tea.ModCtrl}
+	keyEsc   = tea.KeyPressMsg{Code: tea.KeyEscape}
+)
+
+func TestEditorLongInputWrapsAndGrows(t *testing.T) {
+	e := newEditor(nil, nil, 70, true)
+	e.Update(tea.WindowSizeMsg{Width: 70, Height: 30})
+	long := strings.Repeat("abcdefghij", 14) // 140 characters
+	send(e, long)
+	view := strings.ReplaceAll(strings.ReplaceAll(ansi.Strip(e.text()), "\n", ""), " ", "")
+	if !strings.Contains(view, ">"+long) {
+		t.Errorf("the box does not show all of a 140-character input at 70 columns:\n%s", e.text())
+	}
+	send(e, keyEnter)
+	if e.echo() != "> "+long+"\n" {
+		t.Errorf("echo = %q, want the whole input", e.echo())
+	}
+
+	// A very long input stops growing at a third of the screen.
+	e = newEditor(nil, nil, 70, true)
+	e.Update(tea.WindowSizeMsg{Width: 70, Height: 30})
+	send(e, strings.Repeat("x", 70*12))
+	if rows := strings.Count(e.text(), "\n") + 1; rows != 10 {
+		t.Errorf("the box is %d rows tall, want 10 (a third of 30)", rows)
+	}
+}
+
+func TestEditorFoldsLongPastes(t *testing.T) {
+	var lines []string
+	for i := range 300 {
+		lines = append(lines, "line "+string(rune('a'+i%26)))
+	}
+	pasted := strings.Join(lines, "\r")
+	e := newEditor(nil, nil, 80, true)
+	send(e, "look: ", []string{pasted}, " thanks", keyEnter)
+	if !strings.Contains(e.shown, "look: [pasted 300 lines] thanks") {
+		t.Errorf("the box showed %q, want the paste folded", e.shown)
+	}
+	if want := "look: " + strings.Join(lines, "\n") + " thanks"; e.value != want {
+		t.Errorf("sent %d lines, want all 300 of the paste", strings.Count(e.value, "\n")+1)
+	}
+	if e.echo() != "> look: [pasted 300 lines] thanks\n" {
+		t.Errorf("echo %q", e.echo())
+	}
+
+	// Two long pastes get their own placeholders; a short one is as is.
+	e = newEditor(nil, nil, 80, true)
+	send(e, []string{pasted}, []string{pasted}, []string{"a\nb"}, keyEnter)
+	if e.shown != "[pasted 300 lines][pasted 300 lines #2]a\nb" || strings.Count(e.value, "\n") != 599 {
+		t.Errorf("shown %q, %d lines sent", e.shown, strings.Count(e.value, "\n")+1)
+	}
+}
+
+func TestEditorHistorySearch(t *testing.T) {
+	history := []string{"list the files", "read go.mod", "list the servers", "hello"}
+	e := newEditor(history, nil, 80, true)
+	send(e, "draft", keyCtrlR, "list")
+	if got := e.ta.Value(); got != "list the servers" {
+		t.Fatalf("Ctrl-R list shows %q, want the newest match", got)
+	}
+	if !strings.Contains(e.text(), "reverse-i-search)`list'") {
+		t.Errorf("the search is not shown:\n%s", e.text())
+	}
+	send(e, keyCtrlR)
+	if got := e.ta.Value(); got != "list the files" {
+		t.Fatalf("Ctrl-R again shows %q, want the older match", got)
+	}
+	send(e, keyCtrlR)
+	if got := e.ta.Value(); got != "list the files" || !strings.Contains(e.text(), "failed reverse-i-search") {
+		t.Errorf("no older match: shows %q\n%s", got, e.text())
+	}
+	send(e, keyEnter)
+	if e.done || e.ta.Value() != "list the files" || strings.Contains(e.text(), "search") {
+		t.Fatalf("Enter should take the match into the box: done %v value %q\n%s", e.done, e.ta.Value(), e.text())
+	}
+	send(e, keyEnter)
+	if e.value != "list the files" {
+		t.Errorf("sent %q", e.value)
+	}
+
+	// Esc leaves the search with the input as it was.
+	e = newEditor(history, nil, 80, true)
+	send(e, "draft", keyCtrlR, "read", keyEsc)
+	if got := e.ta.Value(); got != "draft" || e.search != nil {
+		t.Errorf("after Esc the box holds %q, want the draft", got)
+	}
+}
+
+func TestEditorCtrlLClearsTheScreenAndKeepsTheInput(t *testing.T) {
+	e := newEditor(nil, nil, 80, true)
+	send(e, "half a question")
+	_, cmd := e.Update(keyCtrlL)
+	if cmd == nil {
+		t.Fatal("Ctrl-L does nothing")
+	}
+	// A sequence: the whole screen erased, then the box drawn again.
+	var msgs []tea.Msg
+	if seq := reflect.ValueOf(cmd()); seq.Kind() == reflect.Slice {
+		for i := range seq.Len() {
+			msgs = append(msgs, seq.Index(i).Interface().(tea.Cmd)())
+		}
+	}
+	if len(msgs) != 2 || fmt.Sprint(msgs[0]) != fmt.Sprint(tea.RawMsg{Msg: "\x1b[H\x1b[2J"}) || msgs[1] != tea.ClearScreen() {
+		t.Errorf("Ctrl-L gives %#v, want the screen erased and redrawn", msgs)
+	}
+	if e.ta.Value() != "half a question" {
+		t.Errorf("Ctrl-L lost the input: %q", e.ta.Value())
+	}
+}
+
+// runNow stands in for tea.ExecProcess: it runs the editor at once,
+// without a terminal, and feeds its end to the editor as the program
+// would.
+func runNow(e *editor) func(*exec.Cmd, tea.ExecCallback) tea.Cmd {
+	return func(cmd *exec.Cmd, done tea.ExecCallback) tea.Cmd {
+		return func() tea.Msg { return done(cmd.Run()) }
+	}
+}
+
+func TestEditorCtrlXCtrlEEditsInTheEditor(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in editor is a shell script")
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "ed")
+	// The "editor" appends a line to what it was given, as a user would.
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$(cat \"$1\") and more\" > \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := newEditor(nil, nil, 80, true)
+	e.runEditor = runNow(e)
+	e.getenv = func(k string) string {
+		if k == "EDITOR" {
+			return script
+		}
+		return ""
+	}
+	send(e, "a prompt")
+	_, cmd := e.Update(keyCtrlX)
+	if cmd != nil {
+		t.Fatal("Ctrl-X alone should wait for the next key")
+	}
+	_, cmd = e.Update(keyCtrlE)
+	if cmd == nil {
+		t.Fatal("Ctrl-X Ctrl-E does not start the editor")
+	}
+	e.Update(cmd())
+	if got := e.ta.Value(); got != "a prompt and more" {
+		t.Errorf("after the editor the box holds %q", got)
+	}
+
+	// An editor that fails leaves the prompt and says what to do.
+	e.getenv = func(string) string { return filepath.Join(dir, "missing-editor") }
+	send(e, keyCtrlX)
+	_, cmd = e.Update(keyCtrlE)
+	e.Update(cmd())
+	if e.ta.Value() != "a prompt and more" || !strings.Contains(e.hint, "set $VISUAL or $EDITOR") {
+		t.Errorf("value %q hint %q", e.ta.Value(), e.hint)
+	}
+
+	// Ctrl-X then another key: that key acts as usual.
+	send(e, keyCtrlX, "!")
+	if got := e.ta.Value(); got != "a prompt and more!" {
+		t.Errorf("value %q", got)
+	}
+}
+
+func TestTypeAheadKeepsWhatWasTyped(t *testing.T) {
+	tests := []struct {
+		name  string
+		reads []string
+		want  string
+		esc   bool
+	}{
+		{"text", []string{"hel", "lo"}, "hello", false},
+		{"backspace and ctrl-w", []string{"hello wrld\x7f\x7f\x7forld", " x\x17"}, "hello world ", false},
+		{"enter keeps a newline", []string{"one\rtwo\r"}, "one\ntwo", false},
+		{"arrows dropped", []string{"a\x1b[A\x1bOBb"}, "ab", false},
+		{"utf-8 split", []string{"caf\xc3", "\xa9"}, "café", false},
+		{"lone esc", []string{"ab", "\x1b"}, "ab", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &typeAhead{restore: noop}
+			esc := false
+			for _, r := range tt.reads {
+				esc = a.feed([]byte(r)) || esc
+			}
+			if got := a.stop(); got != tt.want || esc != tt.esc {
+				t.Errorf("kept %q esc %v, want %q esc %v", got, esc, tt.want, tt.esc)
+			}
+		})
+	}
+}
