@@ -326,7 +326,8 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 		if stop == nil && r.tools != nil && r.opts.Model.Has(provider.CapabilityTools) {
 			tools, toolTokens, r.search = r.offer(ctx, ts, turn, step, emit)
 		}
-		msgs, raw := r.fit(tools, toolTokens, ts, emit)
+		r.warnTools(tools, toolTokens, ts, emit)
+		msgs, raw := r.fit(tools, toolTokens, emit)
 		if stop != nil {
 			msgs = append(msgs[:len(msgs):len(msgs)], provider.Message{Role: provider.RoleUser, Content: finalPrompt})
 			raw += budget.Message(msgs[len(msgs)-1])
