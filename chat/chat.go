@@ -73,6 +73,9 @@ type Chat struct {
 	// prompt; while a prompt is edited they go through editor, above it.
 	notices []string
 	editor  *tea.Program
+	// models is the engines' model list as /model last fetched it, for
+	// Tab; nil until then.
+	models []host.ModelEntry
 }
 
 // New returns a chat; Run starts it.

@@ -21,7 +21,10 @@ const (
 	keyNumCtx       = "num-ctx"
 	keyOutput       = "output"
 	keyHideThinking = "hide-thinking"
-	keySession      = "session"
+	// keyThink asks reasoning models to think or not; unset leaves it to
+	// the model.
+	keyThink   = "think"
+	keySession = "session"
 	// keyTheme picks the Markdown colours: dark, light or auto.
 	keyTheme = "theme"
 	// keyNoCache turns off the cache of servers' tool lists.
@@ -102,7 +105,7 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
+	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keyThink, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
 		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
 		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel}
 }
@@ -149,6 +152,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.String(keyTheme, "auto", "colours of rendered Markdown: `THEME` dark, light, or auto (COLORFGBG, else one quick question to the terminal)")
 	fs.Bool(keyNoCache, false, "do not use or keep the cache of servers' tool lists: start every server at once, as on a first run")
 	fs.Bool(keyHideThinking, false, "hide the thinking of reasoning models (shown dimmed on a terminal otherwise)")
+	fs.Bool(keyThink, false, "--think=false asks reasoning models not to think, where the engine can ask (default: the model decides)")
 	fs.StringArray(keyAllowTool, nil, "run tools matching `GLOB` (e.g. 'fs__*') without asking; repeatable")
 	fs.StringArray(keyDenyTool, nil, "never offer or run tools matching `GLOB`; repeatable")
 	fs.Bool(keyYolo, false, "run every tool call without asking, except denied tools")
