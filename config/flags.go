@@ -21,10 +21,7 @@ const (
 	keyNumCtx       = "num-ctx"
 	keyOutput       = "output"
 	keyHideThinking = "hide-thinking"
-	// keyThink asks reasoning models to think or not; unset leaves it to
-	// the model.
-	keyThink   = "think"
-	keySession = "session"
+	keySession      = "session"
 	// keyTheme picks the Markdown colours: dark, light or auto.
 	keyTheme = "theme"
 	// keyNoCache turns off the cache of servers' tool lists.
@@ -64,6 +61,9 @@ const (
 	// keyEmbedModel names an Ollama embedding model that ranks tools by
 	// meaning too.
 	keyEmbedModel = "embed-model"
+	// keyThink asks reasoning models to think or not; unset leaves it to
+	// the model.
+	keyThink = "think"
 )
 
 // The values --output accepts.
@@ -105,9 +105,9 @@ func outputFormats() []string {
 // --prompt and --config are left out on purpose: a prompt in a config file
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
-	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keyThink, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
+	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
 		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
-		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel}
+		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel, keyThink}
 }
 
 // settingKey returns the setting that k names in a config file or a
