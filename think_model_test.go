@@ -83,8 +83,9 @@ func TestChatThinkOffAndOn(t *testing.T) {
 func TestChatThinkingCollapsesOnceTheAnswerComes(t *testing.T) {
 	ollama := ollamatest.NewServer(thinker())
 	defer ollama.Close()
-	thought := "The user asks for the answer to everything, so I recall the famous number from the novel and " +
-		"check that nothing in the question asks for anything else before I reply with it in one short sentence."
+	// Longer than the 40-row window: none of it may stay in the scrollback.
+	thought := strings.Repeat("The user asks for the answer to everything, so I recall the famous number from the novel and "+
+		"check that nothing in the question asks for anything else before I reply with it in one short sentence.\n", 30)
 	ollama.Enqueue(ollamatest.Reply{Thinking: thought, Content: "The answer is 42."})
 	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "qwen3")
 	term.waitFor("/help for commands")

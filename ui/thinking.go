@@ -9,23 +9,31 @@ import (
 	"github.com/mattn/go-runewidth"
 )
 
+// maxThinkingRows is how many rows of thinking stay on screen: past it
+// only the latest rows are shown, redrawn in place, so that the block
+// never scrolls out of reach of the erasing that collapses it.
+const maxThinkingRows = 10
+
 // thinkingView shows a reasoning model's thinking on a terminal as it
 // streams, dimmed and word-wrapped at the width, and collapses it to one
 // dim line ("thought for 3.2 s") once the answer comes: the thinking is
 // for watching the model work, not for the scrollback.
 type thinkingView struct {
 	w       io.Writer
-	width   int
 	noColor bool
 	start   time.Time
-	// wrap lays the text out in rows; rows and the cursor's column are
-	// counted there, so that end knows how far up the thinking starts.
-	wrap wordWrap
+	wrap    wordWrap
+	// rows are the rows of the thinking that may still be shown (the
+	// last is the one being written); shown is how many are on screen;
+	// tail is set once there were more than maxThinkingRows.
+	rows  []string
+	shown int
+	tail  bool
 }
 
 // newThinkingView starts the thinking block with its "thinking: " label.
 func newThinkingView(w io.Writer, width int, noColor bool, now time.Time) *thinkingView {
-	v := &thinkingView{w: w, width: width, noColor: noColor, start: now, wrap: wordWrap{width: width}}
+	v := &thinkingView{w: w, noColor: noColor, start: now, wrap: wordWrap{width: width}}
 	v.show(v.wrap.Write("thinking: "))
 	return v
 }
@@ -34,10 +42,38 @@ func newThinkingView(w io.Writer, width int, noColor bool, now time.Time) *think
 // pieces is held back until it ends, so that it is wrapped whole.
 func (v *thinkingView) write(text string) { v.show(v.wrap.Write(text)) }
 
+// show adds wrapped text: written as it comes while the block is short,
+// the last rows redrawn in place once it is long.
 func (v *thinkingView) show(s string) {
-	if s != "" {
-		io.WriteString(v.w, dim(v.noColor, s))
+	if s == "" {
+		return
 	}
+	for i, part := range strings.Split(s, "\n") {
+		if i > 0 || len(v.rows) == 0 {
+			v.rows = append(v.rows, "")
+		}
+		v.rows[len(v.rows)-1] += part
+	}
+	if !v.tail && len(v.rows) <= maxThinkingRows {
+		io.WriteString(v.w, dim(v.noColor, s))
+		v.shown = len(v.rows)
+		return
+	}
+	v.tail = true
+	v.rows = v.rows[max(0, len(v.rows)-maxThinkingRows):]
+	v.erase()
+	io.WriteString(v.w, dim(v.noColor, strings.Join(v.rows, "\n")))
+	v.shown = len(v.rows)
+}
+
+// erase moves to the first row of the block on screen and clears from
+// there to the end of the screen.
+func (v *thinkingView) erase() {
+	io.WriteString(v.w, "\r")
+	if up := v.shown - 1; up > 0 {
+		fmt.Fprintf(v.w, "\x1b[%dA", up)
+	}
+	io.WriteString(v.w, "\x1b[J")
 }
 
 // end erases the thinking and leaves one line saying how long it took.
@@ -45,13 +81,7 @@ func (v *thinkingView) show(s string) {
 func (v *thinkingView) end(rest string, now time.Time) {
 	v.show(v.wrap.Write(rest))
 	v.show(v.wrap.Flush())
-	// Back to the first row of the thinking, clear to the end of the
-	// screen, and write the summary in its place.
-	io.WriteString(v.w, "\r")
-	if up := v.wrap.rows - 1; up > 0 {
-		fmt.Fprintf(v.w, "\x1b[%dA", up)
-	}
-	io.WriteString(v.w, "\x1b[J")
+	v.erase()
 	io.WriteString(v.w, dim(v.noColor, "thought for "+thoughtDuration(now.Sub(v.start)))+"\n")
 }
 

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,5 +63,31 @@ func TestThinkingCollapses(t *testing.T) {
 	}
 	if !strings.HasSuffix(got, "\x1b[Jthought for 3.2 s\n") {
 		t.Errorf("no summary line: %q", got)
+	}
+}
+
+// A long thinking shows its last rows only, redrawn in place, so that it
+// can still be erased whole once the answer comes.
+func TestLongThinkingKeepsToItsLastRows(t *testing.T) {
+	var out strings.Builder
+	start := time.Unix(100, 0)
+	v := newThinkingView(&out, 20, true, start)
+	for i := range 40 {
+		v.write(fmt.Sprintf("step %d of the reasoning. ", i))
+	}
+	v.end("", start.Add(65*time.Second))
+	got := out.String()
+	for _, up := range regexp.MustCompile(`\x1b\[(\d+)A`).FindAllStringSubmatch(got, -1) {
+		if n, _ := strconv.Atoi(up[1]); n > maxThinkingRows-1 {
+			t.Fatalf("the cursor went up %d rows, past the %d-row block: %q", n, maxThinkingRows, got)
+		}
+	}
+	// What the terminal ends with: each erase clears what follows it.
+	last := got[strings.LastIndex(got, "\x1b[J")+len("\x1b[J"):]
+	if last != "thought for 1 min 5 s\n" {
+		t.Errorf("the block ends as %q", last)
+	}
+	if !strings.Contains(got, "step 39 of the\nreasoning.") {
+		t.Errorf("the last rows were not shown: %q", got[max(0, len(got)-300):])
 	}
 }
