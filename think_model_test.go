@@ -138,3 +138,18 @@ func TestChatModelListsCompletesAndSuggests(t *testing.T) {
 		t.Errorf("the turn went to %q, want llama3.2:latest", got)
 	}
 }
+
+// The real Ollama takes think:false, even for a model that cannot think,
+// so --think=false is safe with any of its models.
+func TestRealOllamaTakesThinkFalse(t *testing.T) {
+	o := startRealOllama(t, "tiny")
+	o.createPlainModel("plain", "Plain answer.")
+	out := runBinary(t, invocation{args: []string{"-m", "plain", "--think=false", "-p", "hi"}, dir: t.TempDir(), host: o.URL})
+	if out.code != 0 || out.stdout != "Plain answer.\n" || strings.Contains(out.stderr, "thinking") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+	}
+	chats := o.chats()
+	if len(chats) != 1 || chats[0].Think == nil || chats[0].Think.Bool() {
+		t.Errorf("think sent = %+v, want false", chats)
+	}
+}
