@@ -29,6 +29,8 @@ type thinkingView struct {
 	rows  []string
 	shown int
 	tail  bool
+	// started is set by the first piece that is not blank.
+	started bool
 }
 
 // newThinkingView starts the thinking block with its "thinking: " label.
@@ -39,8 +41,15 @@ func newThinkingView(w io.Writer, width int, noColor bool, now time.Time) *think
 }
 
 // write shows a cleaned piece of the thinking; a word split between two
-// pieces is held back until it ends, so that it is wrapped whole.
-func (v *thinkingView) write(text string) { v.show(v.wrap.Write(text)) }
+// pieces is held back until it ends, so that it is wrapped whole. The
+// blank lines models start their thinking with are left out.
+func (v *thinkingView) write(text string) {
+	if !v.started {
+		text = strings.TrimLeft(text, " \t\n")
+		v.started = text != ""
+	}
+	v.show(v.wrap.Write(text))
+}
 
 // show adds wrapped text: written as it comes while the block is short,
 // the last rows redrawn in place once it is long.

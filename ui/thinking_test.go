@@ -53,7 +53,8 @@ func TestThinkingCollapses(t *testing.T) {
 	var out strings.Builder
 	start := time.Unix(100, 0)
 	v := newThinkingView(&out, 20, true, start)
-	v.write("one two three four five six seven eight nine ten")
+	v.write("\n")
+	v.write("\none two three four five six seven eight nine ten")
 	v.end("", start.Add(3200*time.Millisecond))
 	got := out.String()
 	// "thinking: one two" and 2 more rows: the cursor goes up 2 rows and the
