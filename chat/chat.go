@@ -80,6 +80,9 @@ type Chat struct {
 	// typedAhead is what it kept for the next prompt.
 	ahead      *typeAhead
 	typedAhead string
+	// models is the engines' model list as /model last fetched it, for
+	// Tab; nil until then.
+	models []host.ModelEntry
 }
 
 // New returns a chat; Run starts it.

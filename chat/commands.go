@@ -35,7 +35,8 @@ func commands() []command {
 		{"/prompts", "[SERVER]", "the servers' prompts and their arguments", (*Chat).cmdPrompts},
 		{"/prompt", "NAME [ARG=VALUE ...]", "add a server's prompt to the conversation and run it", (*Chat).cmdPrompt},
 		{"/resources", "[SERVER]", "the servers' resources; @SERVER:URI in a prompt attaches one", (*Chat).cmdResources},
-		{"/model", "[NAME]", "show or switch the model; the conversation stays", (*Chat).cmdModel},
+		{"/model", "[NAME]", "list the models, or switch to NAME; the conversation stays", (*Chat).cmdModel},
+		{"/think", "[on|off|default]", "ask the model to think or not (--think)", (*Chat).cmdThink},
 		{"/results", "", "the full results of the last turn's tool calls", (*Chat).cmdResults},
 		{"/history", "", "the conversation so far", (*Chat).cmdHistory},
 		{"/clear", "", "start a new conversation", (*Chat).cmdClear},
@@ -227,10 +228,7 @@ func (c *Chat) cmdMCP(ctx context.Context, w io.Writer, args []string) bool {
 func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
 	conv := c.opts.Conversation
 	if len(args) == 0 {
-		m := conv.Model()
-		fmt.Fprintf(w, "model: %s (capabilities: %s)\n", m.Name, strings.Join(m.Capabilities, ", "))
-		fmt.Fprintf(w, "generation: %s\n", ui.SamplingLine(conv.Sampling()))
-		return false
+		return c.listModels(ctx, w)
 	}
 	if _, _, err := provider.ParseModel(args[0]); err != nil {
 		fmt.Fprintln(w, err)
@@ -239,6 +237,7 @@ func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
 	info, err := conv.SetModel(ctx, args[0])
 	if errors.Is(err, host.ErrModelNotFound) {
 		fmt.Fprintln(w, ui.Sanitize(err.Error()))
+		c.suggestModels(ctx, w, args[0])
 		if !c.offerPull(ctx, w, args[0]) {
 			fmt.Fprintf(w, "still using %s\n", conv.Model().Name)
 			return false
@@ -391,6 +390,8 @@ func (c *Chat) Complete(input string) []string {
 				pool = append(pool, t.Def.Name)
 			}
 		}
+	default:
+		pool = c.argCompletions(fields)
 	}
 	prefix := strings.Join(fields, " ")
 	if prefix != "" {

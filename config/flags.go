@@ -61,6 +61,9 @@ const (
 	// keyEmbedModel names an Ollama embedding model that ranks tools by
 	// meaning too.
 	keyEmbedModel = "embed-model"
+	// keyThink asks reasoning models to think or not; unset leaves it to
+	// the model.
+	keyThink = "think"
 )
 
 // The values --output accepts.
@@ -104,7 +107,7 @@ func outputFormats() []string {
 func fileKeys() []string {
 	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
 		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
-		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel}
+		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel, keyThink}
 }
 
 // settingKey returns the setting that k names in a config file or a
@@ -149,6 +152,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.String(keyTheme, "auto", "colours of rendered Markdown: `THEME` dark, light, or auto (COLORFGBG, else one quick question to the terminal)")
 	fs.Bool(keyNoCache, false, "do not use or keep the cache of servers' tool lists: start every server at once, as on a first run")
 	fs.Bool(keyHideThinking, false, "hide the thinking of reasoning models (shown dimmed on a terminal otherwise)")
+	fs.Bool(keyThink, false, "--think=false asks reasoning models not to think, where the engine can ask (default: the model decides)")
 	fs.StringArray(keyAllowTool, nil, "run tools matching `GLOB` (e.g. 'fs__*') without asking; repeatable")
 	fs.StringArray(keyDenyTool, nil, "never offer or run tools matching `GLOB`; repeatable")
 	fs.Bool(keyYolo, false, "run every tool call without asking, except denied tools")

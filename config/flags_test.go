@@ -26,6 +26,7 @@ func TestRegisterFlags(t *testing.T) {
 		{"num-ctx", "", "8192"},
 		{"output", "", "text"},
 		{"hide-thinking", "", "false"},
+		{"think", "", "false"},
 		{"theme", "", "auto"},
 		{"no-cache", "", "false"},
 		{"audit-result-bytes", "", "4096"},

@@ -79,6 +79,9 @@ type Settings struct {
 	Quiet, Debug bool
 	// HideThinking hides reasoning models' thinking.
 	HideThinking bool
+	// Think, when not nil, says whether reasoning models should think:
+	// false asks them not to (--think=false). nil leaves it to the model.
+	Think *bool
 	// Theme is dark, light or auto: the colours of rendered Markdown.
 	Theme string
 	// NoCache turns off the cache of servers' tool lists.
@@ -247,6 +250,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.Quiet = g.boolean(keyQuiet)
 	s.Debug = g.boolean(keyDebug)
 	s.HideThinking = g.boolean(keyHideThinking)
+	s.Think = g.optBoolean(keyThink)
 	s.Theme = g.str(keyTheme)
 	s.NoCache = g.boolean(keyNoCache)
 	s.AuditResultBytes = g.integer(keyAuditResultBytes)
@@ -767,6 +771,16 @@ func (g *getter) duration(key string) time.Duration {
 	}
 	g.bad(key, `a duration such as "90s" or "5m", or a number of seconds`)
 	return 0
+}
+
+// optBoolean reads a true/false setting that may be left unset: nil when
+// no flag, variable or file sets it.
+func (g *getter) optBoolean(key string) *bool {
+	if !g.v.IsSet(key) {
+		return nil
+	}
+	b := g.boolean(key)
+	return &b
 }
 
 // boolean reads a true/false setting from a flag, a bool or a string.

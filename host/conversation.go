@@ -74,6 +74,7 @@ func (h *Host) NewConversation() *Conversation {
 		Limits:           provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
 		ToolShare:        s.ToolShare,
 		Embedder:         h.embedder,
+		Think:            s.Think,
 	})}
 	model := h.model
 	c.model.Store(&model)
@@ -221,6 +222,10 @@ func (c *Conversation) Reset() {
 	c.last = lastTurn{}
 }
 
+// Engine names the engine of the conversation's current model, as model
+// references name it ("ollama", "llamacpp", a configured name).
+func (c *Conversation) Engine() string { return c.engine.Name() }
+
 // Model describes the conversation's current model.
 func (c *Conversation) Model() provider.ModelInfo { return *c.model.Load() }
 
@@ -246,6 +251,22 @@ func (c *Conversation) SetModel(ctx context.Context, name string) (provider.Mode
 	// Servers' sampling requests go to the model last chosen.
 	c.h.current.Store(&modelChoice{backend: backend, info: info})
 	return info, nil
+}
+
+// SetThink says whether the following turns ask the model to think: false
+// asks it not to, for the engines that can be asked; nil leaves it to the
+// model. It waits for a running turn to end.
+func (c *Conversation) SetThink(think *bool) {
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	c.r.SetThink(think)
+}
+
+// Think returns what SetThink (or Settings.Think) last said.
+func (c *Conversation) Think() *bool {
+	c.turn.Lock()
+	defer c.turn.Unlock()
+	return c.r.Think()
 }
 
 // Sampling returns the generation parameters the conversation's model

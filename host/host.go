@@ -102,6 +102,11 @@ type Options struct {
 	// EmbedModel names an embedding model of the engine that ranks tools
 	// by meaning too; empty means the config's (none by default).
 	EmbedModel string
+	// Think, when not nil, says whether reasoning models should think:
+	// false asks them not to, for the engines that can be asked (see
+	// Conversation.SetThink); nil means the config's (the model decides
+	// by default).
+	Think *bool
 
 	// Allow, Ask and Deny add approval rules (globs over "server__tool"
 	// names) to the config's; Yolo allows every tool that is not denied.
@@ -314,6 +319,9 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	}
 	if opts.EmbedModel != "" {
 		s.EmbedModel = opts.EmbedModel
+	}
+	if opts.Think != nil {
+		s.Think = opts.Think
 	}
 	for _, v := range []struct {
 		name string

@@ -86,6 +86,10 @@ type Request struct {
 	// apart from the answer. Only set it for models with the thinking
 	// capability: backends refuse it otherwise.
 	Think bool
+	// NoThink asks the model not to think at all (--think=false), for the
+	// engines that can be asked; it wins over Think. Neither set leaves it
+	// to the model.
+	NoThink bool
 	// Limits bound the call: the size of the reply and how long the
 	// engine may stay silent. Backends enforce them with Limits.Watch.
 	Limits Limits

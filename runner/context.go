@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcphost/mcphost/budget"
@@ -26,9 +28,8 @@ func (r *Runner) estimates() []int {
 
 // fit returns the messages to send with tools and their raw token
 // estimate, leaving out the oldest turns when they would overflow the
-// context window. It warns once when the tools alone take more than half
-// of the window.
-func (r *Runner) fit(tools []provider.Tool, toolTokens int, ts *toolSet, emit func(Event)) ([]provider.Message, int) {
+// context window.
+func (r *Runner) fit(tools []provider.Tool, toolTokens int, emit func(Event)) ([]provider.Message, int) {
 	if tools == nil {
 		toolTokens = 0
 	}
@@ -40,10 +41,6 @@ func (r *Runner) fit(tools []provider.Tool, toolTokens int, ts *toolSet, emit fu
 	window := r.window()
 	if window <= 0 {
 		return r.history, total
-	}
-	if tools != nil && !r.warnedTools && r.estimator.Tokens(toolTokens) > window/2 {
-		r.warnedTools = true
-		emit(Warning{Message: toolsWarning(ts, len(tools), toolTokens, window, &r.estimator)})
 	}
 	limit := window - answerReserve(window)
 	if r.estimator.Tokens(total) <= limit && r.dropped == 0 {
@@ -59,21 +56,57 @@ func (r *Runner) fit(tools []provider.Tool, toolTokens int, ts *toolSet, emit fu
 	return kept, sent
 }
 
-// toolsWarning says how much of the window the tools take, and which
-// servers take most of it.
-func toolsWarning(ts *toolSet, count, tokens, window int, e *budget.Estimator) string {
+// warnTools warns once when the tools offered alone take more than half of
+// the window, before the model call they would crowd.
+func (r *Runner) warnTools(tools []provider.Tool, toolTokens int, ts *toolSet, emit func(Event)) {
+	window := r.window()
+	// Only past half the window: below it the tools leave the
+	// conversation and the answer room enough, and a warning on every run
+	// would teach users to ignore it.
+	if tools == nil || r.warnedTools || window <= 0 || r.estimator.Tokens(toolTokens) <= window/2 {
+		return
+	}
+	r.warnedTools = true
+	emit(Warning{Message: toolsWarning(ts, tools, window, &r.estimator)})
+}
+
+// toolsWarning is one line saying how much of the window the tools take
+// and which servers take most of it. Every number is what /tools shows
+// (Runner.ToolTokens): each tool's corrected estimate, summed per server,
+// so the two never disagree.
+func toolsWarning(ts *toolSet, tools []provider.Tool, window int, e *budget.Estimator) string {
+	total := 0
+	perServer := map[string]int{}
+	for _, t := range tools {
+		raw := budget.Tool(t)
+		entry, ok := ts.byName[t.Name]
+		if ok {
+			raw = entry.tokens
+		}
+		n := e.Tokens(raw)
+		total += n
+		if ok && entry.server != "" {
+			perServer[entry.server] += n
+		}
+	}
+	servers := make([]serverCost, 0, len(perServer))
+	for s, n := range perServer {
+		servers = append(servers, serverCost{s, n})
+	}
+	slices.SortFunc(servers, func(a, b serverCost) int {
+		return cmp.Or(b.tokens-a.tokens, cmp.Compare(a.server, b.server))
+	})
 	var biggest []string
-	for i, s := range ts.servers {
-		if i == 3 {
+	for i, s := range servers {
+		if i == 2 {
 			break
 		}
-		name := s.server
-		if name == "" {
-			name = "(unnamed)"
-		}
-		biggest = append(biggest, fmt.Sprintf("%s ~%d", name, e.Tokens(s.tokens)))
+		biggest = append(biggest, fmt.Sprintf("%s ~%d", s.server, s.tokens))
 	}
-	return fmt.Sprintf("the %d tools take about %d tokens, more than half of the %d-token context window (biggest: %s); "+
-		"the model has little room left for the conversation: raise --num-ctx if the model allows it, or limit the tools with allowedTools/excludedTools",
-		count, e.Tokens(tokens), window, strings.Join(biggest, ", "))
+	by := ""
+	if len(biggest) > 0 {
+		by = " (" + strings.Join(biggest, ", ") + ")"
+	}
+	// Short enough for one line of a terminal.
+	return fmt.Sprintf("tools take ~%d of %d context tokens%s: raise --num-ctx or exclude some", total, window, by)
 }

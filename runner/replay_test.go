@@ -311,10 +311,13 @@ func TestContextBudgetWithManyTools(t *testing.T) {
 	if len(warnings) != 1 {
 		t.Fatalf("warnings = %q, want exactly one", warnings)
 	}
-	for _, w := range []string{"more than half of the 6144-token context window", "biggest: files ~", "everything ~", "--num-ctx", "excludedTools"} {
+	for _, w := range []string{"of 6144 context tokens (", "files ~", "everything ~", "--num-ctx", "exclude some"} {
 		if !strings.Contains(warnings[0], w) {
 			t.Errorf("warning %q lacks %q", warnings[0], w)
 		}
+	}
+	if strings.Contains(warnings[0], "\n") {
+		t.Errorf("warning %q is not one line", warnings[0])
 	}
 	if len(trims) == 0 {
 		t.Fatal("the history was never trimmed")

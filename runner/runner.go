@@ -127,6 +127,10 @@ type Options struct {
 	// toolselect). If it fails, the ranking falls back to words alone
 	// for the rest of the conversation, with a warning.
 	Embedder toolselect.Embedder
+	// Think, when not nil, says whether the model should think: false
+	// asks it not to (provider.Request.NoThink), true lets a model with
+	// the thinking capability think. nil leaves it to the model.
+	Think *bool
 }
 
 // ContextWindow is the num_ctx to ask for a model: its trained length,
@@ -238,6 +242,14 @@ func (r *Runner) SetModel(m provider.ModelInfo) {
 // (another model may have its own).
 func (r *Runner) SetSampling(s provider.Sampling) { r.opts.Sampling = s }
 
+// SetThink changes whether the following calls ask the model to think
+// (see Options.Think).
+func (r *Runner) SetThink(think *bool) { r.opts.Think = think }
+
+// Think returns whether the calls ask the model to think; nil: the model
+// decides.
+func (r *Runner) Think() *bool { return r.opts.Think }
+
 // Sampling returns the generation parameters sent with each call.
 func (r *Runner) Sampling() provider.Sampling { return r.opts.Sampling }
 
@@ -326,7 +338,8 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 		if stop == nil && r.tools != nil && r.opts.Model.Has(provider.CapabilityTools) {
 			tools, toolTokens, r.search = r.offer(ctx, ts, turn, step, emit)
 		}
-		msgs, raw := r.fit(tools, toolTokens, ts, emit)
+		r.warnTools(tools, toolTokens, ts, emit)
+		msgs, raw := r.fit(tools, toolTokens, emit)
 		if stop != nil {
 			msgs = append(msgs[:len(msgs):len(msgs)], provider.Message{Role: provider.RoleUser, Content: finalPrompt})
 			raw += budget.Message(msgs[len(msgs)-1])
@@ -347,7 +360,8 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			Messages: msgs,
 			Tools:    tools,
 			NumCtx:   r.window(),
-			Think:    r.opts.Model.Has(provider.CapabilityThinking),
+			Think:    r.opts.Model.Has(provider.CapabilityThinking) && (r.opts.Think == nil || *r.opts.Think),
+			NoThink:  r.opts.Think != nil && !*r.opts.Think,
 			Limits:   r.opts.Limits,
 			Sampling: r.opts.Sampling,
 		}, hold.delta)

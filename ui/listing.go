@@ -165,7 +165,12 @@ func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, co
 			continue
 		}
 		name := termtext.Line(s.Name)
-		switch s.State {
+		state := s.State
+		if state == servers.StateStarting && len(by[s.Name]) > 0 {
+			// Its tools are known from the cache and offered already.
+			state = servers.StateIdle
+		}
+		switch state {
 		case servers.StateReady, servers.StateRestarting, servers.StateIdle:
 			cost := 0
 			for _, t := range by[s.Name] {

@@ -78,24 +78,7 @@ func ModelTable(w io.Writer, models []host.ModelEntry, statuses []host.EngineSta
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "MODEL\tSIZE\tTOOLS\tCONTEXT")
 		for _, m := range models {
-			tools := "no"
-			switch {
-			case m.CapabilitiesAssumed:
-				tools = "yes?"
-			case m.Has(provider.CapabilityTools):
-				tools = "yes"
-			}
-			ctx := "-"
-			if m.ContextLength > 0 {
-				ctx = strconv.Itoa(m.ContextLength)
-				if m.FixedContext {
-					ctx += " (served)"
-				}
-			}
-			size := "-"
-			if m.Size > 0 {
-				size = Bytes(m.Size)
-			}
+			size, tools, ctx := modelCells(m)
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", Sanitize(m.Engine+":"+m.Name), size, tools, ctx)
 		}
 		tw.Flush()
@@ -115,6 +98,47 @@ func ModelTable(w io.Writer, models []host.ModelEntry, statuses []host.EngineSta
 	if len(down) > 0 {
 		fmt.Fprintf(w, "not running: %s (--debug says where each was looked for)\n", strings.Join(down, ", "))
 	}
+}
+
+// modelCells are a model's size, tool capability and context window as
+// the listings show them.
+func modelCells(m host.ModelEntry) (size, tools, ctx string) {
+	tools = "no"
+	switch {
+	case m.CapabilitiesAssumed:
+		tools = "yes?"
+	case m.Has(provider.CapabilityTools):
+		tools = "yes"
+	}
+	ctx = "-"
+	if m.ContextLength > 0 {
+		ctx = strconv.Itoa(m.ContextLength)
+		if m.FixedContext {
+			ctx += " (served)"
+		}
+	}
+	size = "-"
+	if m.Size > 0 {
+		size = Bytes(m.Size)
+	}
+	return size, tools, ctx
+}
+
+// ModelChoices prints the models the chat's /model can switch to, one a
+// line, under the names /model takes (ref), the current one marked with
+// "*": size, tool capability and context window, as ModelTable shows.
+func ModelChoices(w io.Writer, models []host.ModelEntry, ref func(host.ModelEntry) string, current func(host.ModelEntry) bool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  MODEL\tSIZE\tTOOLS\tCONTEXT")
+	for _, m := range models {
+		mark := " "
+		if current(m) {
+			mark = "*"
+		}
+		size, tools, ctx := modelCells(m)
+		fmt.Fprintf(tw, "%s %s\t%s\t%s\t%s\n", mark, Sanitize(ref(m)), size, tools, ctx)
+	}
+	tw.Flush()
 }
 
 // Bytes renders a size as people read it: 4.9 GB, 230 KB.

@@ -51,9 +51,9 @@ type Text struct {
 	// call's text is the answer, which gets the Markdown rendering.
 	turn     strings.Builder
 	wroteOut bool
-	// thinking is true while thinking text is on screen without its
-	// closing newline.
-	thinking bool
+	// think shows the thinking of the current model call while it
+	// streams; nil when there is none on screen.
+	think *thinkingView
 	// answer and thought clean the model's text as it streams, holding
 	// back an escape sequence split between two pieces.
 	answer, thought termtext.Stream
@@ -91,11 +91,10 @@ func (t *Text) Handle(ev runner.Event) {
 			return
 		}
 		t.spin.Stop()
-		if !t.thinking {
-			io.WriteString(t.opts.Err, dim(t.opts.NoColor, "thinking: "))
-			t.thinking = true
+		if t.think == nil {
+			t.think = newThinkingView(t.opts.Err, t.opts.Width, t.opts.NoColor, time.Now())
 		}
-		io.WriteString(t.opts.Err, dim(t.opts.NoColor, t.thought.Write(ev.Text)))
+		t.think.write(t.thought.Write(ev.Text))
 	case runner.TextDelta:
 		t.spin.Stop()
 		t.endThinking()
@@ -145,15 +144,12 @@ func (t *Text) writeAnswer(text string) {
 	t.wroteOut = true
 }
 
-// endThinking closes the thinking block so the answer starts on a line of
-// its own.
+// endThinking collapses the thinking block to its one summary line, so the
+// answer starts on a line of its own.
 func (t *Text) endThinking() {
-	if t.thinking {
-		if rest := t.thought.Flush(); rest != "" {
-			io.WriteString(t.opts.Err, dim(t.opts.NoColor, rest))
-		}
-		io.WriteString(t.opts.Err, "\n")
-		t.thinking = false
+	if t.think != nil {
+		t.think.end(t.thought.Flush(), time.Now())
+		t.think = nil
 	}
 }
 
@@ -207,6 +203,7 @@ func (t *Text) Start([]ServerRecord, []string) {}
 // the text with a newline. The answer is used when nothing streamed.
 func (t *Text) Finish(res host.Result, _ error, _ int) {
 	t.spin.Stop()
+	t.endThinking() // a turn cancelled while the model thought
 	t.writeAnswer(t.answer.Flush())
 	if answer := Sanitize(res.Answer); !t.wroteOut && answer != "" {
 		// A backend that did not stream: print the whole answer now.

@@ -89,7 +89,12 @@ func (p *Provider) chatRequest(req provider.Request) (*api.ChatRequest, json.Raw
 	if opts := options(req); len(opts) > 0 {
 		out.Options = opts
 	}
-	if req.Think {
+	switch {
+	case req.NoThink:
+		// Ollama passes it to the template, which tells the model not to
+		// think (Qwen3's /no_think, gpt-oss's low effort).
+		out.Think = &api.ThinkValue{Value: false}
+	case req.Think:
 		// Without it, some templates leave <think> blocks in the content;
 		// with it, Ollama returns the thinking in its own field.
 		out.Think = &api.ThinkValue{Value: true}

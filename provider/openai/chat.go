@@ -119,6 +119,10 @@ type wireRequest struct {
 	MaxTokens   int      `json:"max_tokens,omitempty"`
 	Seed        *int     `json:"seed,omitempty"`
 	Stop        []string `json:"stop,omitempty"`
+	// ChatTemplateKwargs and ReasoningEffort ask a model not to think
+	// (see noThink).
+	ChatTemplateKwargs map[string]any `json:"chat_template_kwargs,omitempty"`
+	ReasoningEffort    string         `json:"reasoning_effort,omitempty"`
 }
 
 // encodeRequest builds the request body. Thinking is left out of the
@@ -131,6 +135,9 @@ func (p *Provider) encodeRequest(req provider.Request, tools []provider.Tool) ([
 	w := wireRequest{Model: req.Model, Messages: make([]wireMessage, len(req.Messages)), Stream: true,
 		Temperature: s.Temperature, TopP: s.TopP, TopK: s.TopK, MaxTokens: s.MaxTokens, Seed: s.Seed, Stop: s.Stop}
 	w.StreamOptions.IncludeUsage = true
+	if req.NoThink {
+		w.ChatTemplateKwargs, w.ReasoningEffort = noThink(p.Kind())
+	}
 	for i, m := range req.Messages {
 		wm := wireMessage{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
 		if m.Role == provider.RoleTool && wm.ToolCallID == "" {
@@ -244,4 +251,22 @@ func encodeTool(t provider.Tool) []byte {
 		b, _ = json.Marshal(map[string]any{"type": "function", "function": map[string]any{"name": t.Name, "parameters": map[string]any{"type": "object"}}})
 	}
 	return b
+}
+
+// noThink is how a server of kind k is asked for an answer without
+// thinking. llama.cpp's llama-server, vLLM and LM Studio hand
+// chat_template_kwargs to the model's chat template, and the templates of
+// the thinking models they serve (Qwen3, DeepSeek-R1 distills, GLM)
+// read enable_thinking; Ollama's /v1 turns reasoning_effort "none" into
+// think=false. OpenAI itself, and servers not known, get nothing: OpenAI
+// refuses both fields for models that do not reason, and its reasoning
+// models cannot be told not to think.
+func noThink(k Kind) (kwargs map[string]any, effort string) {
+	switch k {
+	case KindLlamaCpp, KindVLLM, KindLMStudio:
+		return map[string]any{"enable_thinking": false}, ""
+	case KindOllama:
+		return nil, "none"
+	}
+	return nil, ""
 }
