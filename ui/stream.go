@@ -200,20 +200,26 @@ func (v *answerView) commitLines(width int) {
 
 // clear takes the live text off the screen, leaving the cursor where it
 // began. A terminal that was resized has reflowed it (tmux, iTerm2, kitty,
-// VTE, Windows Terminal do), so its rows are counted at the current width. The rows are erased one by one: erasing
-// to the end of the screen from its top left corner makes tmux push the
+// VTE, Windows Terminal do), so its rows are counted at the current
+// width. The rows are erased one by one: erasing to the end of the screen from its top left corner makes tmux push the
 // screen into its history (scroll-on-clear), where the text would stay.
 func (v *answerView) clear(width int) {
 	if v.live == "" {
 		return
 	}
-	rows := screenRows(v.live, width)
+	eraseRows(v.out, screenRows(v.live, width))
+	v.live = ""
+}
+
+// eraseRows erases the rows rows that end at the cursor's and leaves the
+// cursor at the start of the first, one row at a time (see clear for why
+// not to the end of the screen).
+func eraseRows(w io.Writer, rows int) {
 	up := ""
 	if rows > 1 {
 		up = "\x1b[" + itoa(rows-1) + "A"
 	}
-	io.WriteString(v.out, "\r"+up+strings.Repeat("\x1b[2K\x1b[B", rows-1)+"\x1b[2K"+up)
-	v.live = ""
+	io.WriteString(w, "\r"+up+strings.Repeat("\x1b[2K\x1b[B", max(0, rows-1))+"\x1b[2K"+up)
 }
 
 // draw shows pending as the live text: only what is new when nothing
