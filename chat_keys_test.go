@@ -119,7 +119,8 @@ func TestChatKeepsTextTypedDuringAnAnswer(t *testing.T) {
 	term.waitFor("[r] no, and say why")
 	term.keys("n")
 	s := term.waitFor("First answer.")
-	if strings.Contains(s, "yes, and more") {
+	// The next prompt, below the answer, may already hold the text.
+	if strings.Contains(s[:strings.Index(s, "First answer.")], "yes, and more") {
 		t.Errorf("the typed text leaked onto the screen during the answer:\n%s", s)
 	}
 	reqs := ollama.Requests()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -136,10 +137,17 @@ func (c *Chat) Run(ctx context.Context) error {
 // readLine runs the line editor in the terminal. It renders inline, not
 // on the alternate screen, so the conversation stays in the scrollback.
 func (c *Chat) readLine(ctx context.Context) (string, error) {
+	ahead := c.takeTypedAhead()
+	if line, ok := typedLine(ahead); ok {
+		// One line ended by Enter, typed as the last turn ended: sent
+		// now, as a shell runs a command typed ahead.
+		fmt.Fprint(c.opts.Out, "> "+line+"\n")
+		return line, nil
+	}
 	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width(), c.opts.Theme == ui.Dark)
-	// Text typed during the last turn starts the input; a paste made
-	// then is folded as one made now would be.
-	ed.insertPaste(c.takeTypedAhead())
+	// Other text typed during the last turn starts the input; a paste
+	// made then is folded as one made now would be.
+	ed.insertPaste(strings.TrimRight(ahead, "\n"))
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	defer c.editing(p)()
 	if _, err := p.Run(); err != nil {

@@ -185,6 +185,23 @@ func TestEditorCtrlXCtrlEEditsInTheEditor(t *testing.T) {
 	}
 }
 
+func TestTypedLineIsSentAtOnce(t *testing.T) {
+	for _, tt := range []struct {
+		typed, line string
+		ok          bool
+	}{
+		{"/copy\n", "/copy", true},
+		{"/copy", "", false},      // no Enter: edited first
+		{"one\ntwo\n", "", false}, // several lines: a paste
+		{"\n", "", false},         // a stray Enter sends nothing
+		{"two words\n", "two words", true},
+	} {
+		if line, ok := typedLine(tt.typed); line != tt.line || ok != tt.ok {
+			t.Errorf("typedLine(%q) = %q, %v; want %q, %v", tt.typed, line, ok, tt.line, tt.ok)
+		}
+	}
+}
+
 func TestTypeAheadKeepsWhatWasTyped(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -194,7 +211,7 @@ func TestTypeAheadKeepsWhatWasTyped(t *testing.T) {
 	}{
 		{"text", []string{"hel", "lo"}, "hello", false},
 		{"backspace and ctrl-w", []string{"hello wrld\x7f\x7f\x7forld", " x\x17"}, "hello world ", false},
-		{"enter keeps a newline", []string{"one\rtwo\r"}, "one\ntwo", false},
+		{"enter keeps a newline", []string{"one\rtwo\r"}, "one\ntwo\n", false},
 		{"arrows dropped", []string{"a\x1b[A\x1bOBb"}, "ab", false},
 		{"utf-8 split", []string{"caf\xc3", "\xa9"}, "café", false},
 		{"lone esc", []string{"ab", "\x1b"}, "ab", true},

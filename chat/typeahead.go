@@ -136,7 +136,7 @@ func (a *typeAhead) release() {
 }
 
 // stop ends the reading, puts the terminal back and returns the text
-// typed, without the Enter that may end it.
+// typed, Enters included.
 func (a *typeAhead) stop() string {
 	a.switching.Lock()
 	a.pause()
@@ -145,7 +145,7 @@ func (a *typeAhead) stop() string {
 	a.restore()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return strings.TrimRight(string(a.text), "\n")
+	return string(a.text)
 }
 
 // feed takes bytes read from the terminal and edits the kept text as a
@@ -231,4 +231,15 @@ func deleteWord(text []rune) []rune {
 		i--
 	}
 	return text[:i]
+}
+
+// typedLine reports whether text typed ahead is one line ended by Enter,
+// and that line: what a user types to run a command as soon as the
+// prompt is back. Several lines (a paste, most likely) are left to edit.
+func typedLine(text string) (string, bool) {
+	line, ok := strings.CutSuffix(text, "\n")
+	if !ok || strings.TrimSpace(line) == "" || strings.Contains(line, "\n") {
+		return "", false
+	}
+	return line, true
 }
