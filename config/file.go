@@ -37,6 +37,9 @@ type configFile struct {
 	// trusted, its approval rules only tighten the user's, and it cannot
 	// turn on yolo.
 	project bool
+	// warnings name the file's unknown keys, top-level and in its server
+	// entries, with the key probably meant.
+	warnings []string
 }
 
 // fileReader reads config files and words their problems.
@@ -100,6 +103,8 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 	if !ok {
 		return nil, r.fail(path, "", nil, `the file must hold an object of settings and "mcpServers" at the top level`)
 	}
+	shown := displayPath(path, r.homeDir, r.workDir)
+	f.warnings = fileKeyWarnings(shown, top)
 	for _, k := range sortedKeys(top) {
 		nk := normKey(k)
 		if nk == "mcpservers" {
@@ -111,6 +116,7 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 				return nil, r.fail(path, "mcpServers", nil, `"mcpServers" must be an object with one entry per server name`)
 			}
 			f.servers = servers
+			f.warnings = append(f.warnings, serverKeyWarnings(shown, servers)...)
 			continue
 		}
 		if nk == keyApproval {
