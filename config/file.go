@@ -162,11 +162,11 @@ func (r fileReader) decodeJSON(path string, data []byte) (any, error) {
 	return nil, r.fail(path, "", err, "not valid JSON: %v", err)
 }
 
-// decodeYAML decodes a YAML config file; yaml's errors already name the line.
+// decodeYAML decodes a YAML config file, naming the line of a mistake.
 func (r fileReader) decodeYAML(path string, data []byte) (any, error) {
 	var doc any
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, r.fail(path, "", err, "%s: fix the YAML syntax", strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, r.fail(path, "", err, "%s: fix the YAML syntax", yamlProblem(data, err))
 	}
 	return doc, nil
 }

@@ -176,3 +176,4 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
