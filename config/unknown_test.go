@@ -176,4 +176,3 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
-
