@@ -262,7 +262,7 @@ func exitCode(ctx context.Context, err error) int {
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
 	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid), errors.Is(err, host.ErrPromptBlocked),
-		errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments):
+		errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments), errors.Is(err, host.ErrAttachment):
 		return exitUsage
 	case errors.Is(err, host.ErrMaxSteps):
 		return exitStopped
