@@ -96,8 +96,8 @@ func (c *Chat) cmdHelp(_ context.Context, w io.Writer, _ []string) bool {
 	tw.Flush()
 	fmt.Fprint(w, `
 Keys: Enter sends · Alt+Enter or a trailing \ start a new line · Up/Down browse history
-      Tab completes commands, servers, tools, prompts, their arguments and @SERVER:URI
-      resources · Ctrl-C cancels the running turn, or clears
+      Tab completes commands, servers, tools, prompts, their arguments, @SERVER:URI
+      resources and @path files (@path attaches a file) · Ctrl-C cancels the running turn, or clears
       the input · Ctrl-D on an empty line (or Ctrl-C twice) quits
 `)
 	return false
@@ -351,10 +351,16 @@ func (c *Chat) cmdUsage(_ context.Context, w io.Writer, _ []string) bool {
 }
 
 // Complete returns the completions of a partly typed input: command names,
-// /mcp subcommands, server names and tool names.
+// /mcp subcommands, server names and tool names, @SERVER:URI resources and
+// @path files.
 func (c *Chat) Complete(input string) []string {
+	home, _ := os.UserHomeDir()
+	paths := completeAtPath(input, home)
 	if out, ok := c.completeMCP(input); ok {
-		return out
+		return append(out, paths...)
+	}
+	if paths != nil {
+		return paths
 	}
 	if !strings.HasPrefix(input, "/") || strings.Contains(input, "\n") {
 		return nil
