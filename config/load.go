@@ -134,8 +134,9 @@ type Settings struct {
 	// read because the user does not trust them (see TrustStore); the
 	// caller warns (UntrustedWarning) or asks.
 	Untrusted []ProjectFile
-	// Warnings are what Load refused from a file but did not stop for
-	// (yolo in a project file), worded for the user.
+	// Warnings are what Load refused or ignored in a file but did not stop
+	// for (yolo in a project file, unknown keys with the key probably
+	// meant), worded for the user, each naming its file.
 	Warnings []string
 }
 
