@@ -42,11 +42,18 @@ func TestOneShotAttachesFiles(t *testing.T) {
 		t.Errorf("the model got %d images, want photo.png", len(msg.Images))
 	}
 
+	// Piped input is data: its "@path" attaches nothing.
+	ollama.Enqueue(ollamatest.Reply{Content: "A log."})
+	out = runBinary(t, invocation{args: []string{"-m", "ollama:llava", "-p", "Summarise"}, stdin: "log line: see @notes/todo.md\n", dir: dir, host: ollama.URL})
+	if got := lastMessage(ollama.Requests()[1]).Content; out.code != 0 || strings.Contains(got, "File: notes/todo.md") || !strings.Contains(got, "see @notes/todo.md") {
+		t.Errorf("piped input attached a file: exit %d, the model got %q", out.code, got)
+	}
+
 	out = runBinary(t, invocation{args: []string{"-m", "ollama:llava", "-p", "Summarise @notes/nope.md"}, dir: dir, host: ollama.URL})
 	if out.code != 2 || !strings.Contains(out.stderr, "@notes/nope.md: no such file") {
 		t.Errorf("missing file: exit %d, stderr %q, want exit 2 naming the path", out.code, out.stderr)
 	}
-	if n := len(ollama.Requests()); n != 1 {
+	if n := len(ollama.Requests()); n != 2 {
 		t.Errorf("the prompt with a missing file was sent (%d requests)", n)
 	}
 }

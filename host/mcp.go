@@ -232,6 +232,14 @@ var attachRef = regexp.MustCompile(`(^|\s)@([A-Za-z0-9_.\-]+):(\S+)`)
 // missing, binary or too large file is an error wrapping ErrAttachment.
 // Relative paths are taken from the working directory.
 func (c *Conversation) UserMessage(ctx context.Context, text string) (provider.Message, []Attachment, error) {
+	return c.UserMessageFiles(ctx, text, text)
+}
+
+// UserMessageFiles is UserMessage for a text of which only typed is the
+// user's own (a -p prompt before piped input, say): files are attached
+// only where typed names them, so that text from elsewhere cannot send
+// the user's files to the model.
+func (c *Conversation) UserMessageFiles(ctx context.Context, text, typed string) (provider.Message, []Attachment, error) {
 	msg := provider.Message{Role: provider.RoleUser, Content: text}
 	known := map[string]bool{}
 	for _, st := range c.h.manager.Status() {
@@ -272,7 +280,7 @@ func (c *Conversation) UserMessage(ctx context.Context, text string) (provider.M
 	}
 	// Files named "@path": every word that is not a server's resource.
 	home, _ := os.UserHomeDir()
-	refs, err := fileRefs(text, home, func(word string) bool {
+	refs, err := fileRefs(typed, home, func(word string) bool {
 		server, _, ok := strings.Cut(word, ":")
 		return ok && known[server]
 	})
