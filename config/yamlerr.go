@@ -11,7 +11,7 @@ import (
 
 // maxRelocateLines bounds the re-parsing yamlProblem does: config files
 // are small, and a huge one keeps yaml's own line.
-const maxRelocateLines = 5000
+const maxRelocateLines = 2000
 
 // yamlProblem words err, yaml's error for data, as "line N: problem". yaml
 // names the line where the enclosing block or list began rather than the
@@ -36,7 +36,8 @@ func yamlProblem(data []byte, err error) string {
 	}
 	lines := strings.SplitAfter(string(data), "\n")
 	if len(lines) <= maxRelocateLines {
-		for n := len(lines) - 1; n >= 0; n-- {
+		// Prefixes shorter than yaml's line cannot move it.
+		for n := len(lines) - 1; n >= line; n-- {
 			var doc any
 			if yaml.Unmarshal([]byte(strings.Join(lines[:n], "")), &doc) == nil {
 				line = max(line, n+1)
