@@ -35,3 +35,15 @@ mcpServers:
 		t.Errorf("servers: exit %d, stdout %q, stderr %q, want the table and the warning", out.code, out.stdout, out.stderr)
 	}
 }
+
+// TestHooksValidateNamesAMisspeltMatcher: a rule whose "matcher" is
+// misspelt runs for every tool, so mcphost hooks validate says so.
+func TestHooksValidateNamesAMisspeltMatcher(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcphost.yml", "hooks:\n  PreToolUse:\n    - matchr: fs__write_file\n      hooks: [{type: command, command: \"true\"}]\n")
+	out := runBinary(t, invocation{args: []string{"hooks", "validate"}, dir: dir})
+	want := `warning: .mcphost.yml: hooks: PreToolUse entry 1: unknown key "matchr" is ignored: did you mean "matcher"?`
+	if !strings.Contains(out.stderr, want+"\n") {
+		t.Errorf("hooks validate: exit %d, stderr %q, want %q", out.code, out.stderr, want)
+	}
+}

@@ -299,6 +299,10 @@ func runHooks(verb string, settings *config.Settings, stdout, stderr io.Writer) 
 	if settings.NoHooks {
 		fmt.Fprintln(stderr, "mcphost: --no-hooks is set: no hook would run")
 	}
+	// A misspelt matcher makes a hook run for every tool: say so here too.
+	for _, msg := range settings.Warnings {
+		ui.Warn(stderr, msg)
+	}
 	if verb == "list" {
 		ui.HookList(stdout, settings.Hooks)
 		return exitOK

@@ -129,6 +129,9 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 		}
 		if nk == keyModels || nk == keyHooks {
 			f.sections[nk] = top[k]
+			if nk == keyHooks {
+				f.warnings = append(f.warnings, hookKeyWarnings(shown, top[k])...)
+			}
 			continue
 		}
 		if nk == keyProviders {

@@ -210,3 +210,42 @@ func splitWords(k string) []string {
 	}
 	return words
 }
+
+// hookKeyWarnings checks the rules of a hooks section ({matcher, hooks}) and
+// their commands ({type, command, timeout}): a misspelt matcher would make
+// a hook run for every tool. Malformed sections are errors when read.
+func hookKeyWarnings(file string, raw any) []string {
+	events, ok := asMap(raw)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, event := range sortedKeys(events) {
+		rules, _ := events[event].([]any)
+		for i, r := range rules {
+			rule, ok := asMap(r)
+			if !ok {
+				continue
+			}
+			for _, k := range sortedKeys(rule) {
+				if msg := unknownKey(k, []string{"matcher", "hooks"}, nil); msg != "" {
+					out = append(out, fmt.Sprintf("%s: hooks: %s entry %d: %s", file, event, i+1, msg))
+				}
+			}
+			cmds, _ := entry{m: rule}.get("hooks")
+			list, _ := cmds.([]any)
+			for j, c := range list {
+				cmd, ok := asMap(c)
+				if !ok {
+					continue
+				}
+				for _, k := range sortedKeys(cmd) {
+					if msg := unknownKey(k, []string{"type", "command", "timeout"}, nil); msg != "" {
+						out = append(out, fmt.Sprintf("%s: hooks: %s entry %d, hook %d: %s", file, event, i+1, j+1, msg))
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -176,3 +176,27 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestHookKeysWarned(t *testing.T) {
+	fx := newFixture(t)
+	write(t, fx.work, ".mcphost.yml", `hooks:
+  PreToolUse:
+    - matchr: "fs__write_file"
+      hooks:
+        - type: command
+          command: "true"
+          timout: 5
+    - matcher: "fs__.*"
+      hooks: [{type: command, command: "true", timeout: 5}]
+`)
+	write(t, fx.work, ".mcphost/hooks.yml", "Stop:\n  - hooks: [{comand: x, command: \"true\"}]\n")
+	s := fx.mustLoad(t)
+	want := []string{
+		`.mcphost.yml: hooks: PreToolUse entry 1: unknown key "matchr" is ignored: did you mean "matcher"?`,
+		`.mcphost.yml: hooks: PreToolUse entry 1, hook 1: unknown key "timout" is ignored: did you mean "timeout"?`,
+		`.mcphost/hooks.yml: hooks: Stop entry 1, hook 1: unknown key "comand" is ignored: did you mean "command"?`,
+	}
+	if strings.Join(s.Warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(s.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+}
