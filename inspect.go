@@ -91,6 +91,11 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	case "servers":
 		// A check of the config: every server starts, live.
 		opts.AllowFailedStart, opts.Warn, opts.Start = true, func(string) {}, host.StartAll
+		// Checking the config is what this command is for, so what the
+		// config itself got wrong (unknown keys) is said, on stderr.
+		for _, msg := range settings.Warnings {
+			ui.Warn(stderr, msg)
+		}
 	case "list":
 		if cmd.server != "" {
 			if opts.Servers, err = config.OnlyServer(opts.Servers, cmd.server); err != nil {

@@ -89,7 +89,15 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	config.RegisterFlags(fs)
 	trust.RegisterFlags(fs)
 	showVersion := fs.Bool("version", false, "print the version and exit")
-	fs.Usage = func() { fmt.Fprint(stdout, strings.Replace(usage, "{{FLAGS}}", fs.FlagUsages(), 1)) }
+	fs.Usage = func() {
+		// "mcphost COMMAND --help" is that command's help; anything
+		// else, the whole of it.
+		text, err := helpText(fs, fs.Arg(0))
+		if err != nil {
+			text, _ = helpText(fs, "")
+		}
+		fmt.Fprint(stdout, text)
+	}
 	// A script's --args:NAME VALUE are not flags: take them out first.
 	args, scriptVars, err := config.TakeScriptArgs(args)
 	if err != nil {
@@ -135,9 +143,19 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		if fs.NArg() != 2 || (fs.Arg(1) != "list" && fs.Arg(1) != "validate") {
 			return usageErr("usage: mcphost hooks list | mcphost hooks validate")
 		}
+	case "help":
+		if fs.NArg() > 2 {
+			return usageErr("unexpected argument %q: mcphost help [COMMAND]", fs.Arg(2))
+		}
+		text, err := helpText(fs, fs.Arg(1))
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		fmt.Fprint(stdout, text)
+		return exitOK
 	case "trust", "":
 	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: servers, tools, prompts, resources, script, trust, hooks, models, auth (see mcphost --help)", cmd)
+		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: %s (see mcphost --help)", cmd, strings.Join(commandNames(), ", "))
 	}
 	adhoc := fs.Changed("url") || fs.Changed("stdio")
 	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "" && auth.verb == "") {
@@ -244,7 +262,7 @@ func exitCode(ctx context.Context, err error) int {
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
 	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid), errors.Is(err, host.ErrPromptBlocked),
-		errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments):
+		errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments), errors.Is(err, host.ErrAttachment):
 		return exitUsage
 	case errors.Is(err, host.ErrMaxSteps):
 		return exitStopped
@@ -280,6 +298,10 @@ func newLogger(w io.Writer, debug bool) *slog.Logger {
 func runHooks(verb string, settings *config.Settings, stdout, stderr io.Writer) int {
 	if settings.NoHooks {
 		fmt.Fprintln(stderr, "mcphost: --no-hooks is set: no hook would run")
+	}
+	// A misspelt matcher makes a hook run for every tool: say so here too.
+	for _, msg := range settings.Warnings {
+		ui.Warn(stderr, msg)
 	}
 	if verb == "list" {
 		ui.HookList(stdout, settings.Hooks)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
@@ -86,7 +87,9 @@ func promptTurn(ctx context.Context, conv *host.Conversation, settings *config.S
 	if settings.MCPPrompt != "" {
 		return conv.RunPrompt(ctx, settings.MCPPrompt, settings.PromptArgs, prompt, on)
 	}
-	msg, _, err := conv.UserMessage(ctx, prompt)
+	// Files are attached from -p (or the script's prompt) only: piped
+	// input is data, and must not attach the user's files.
+	msg, _, err := conv.UserMessageFiles(ctx, prompt, strings.TrimSpace(settings.Prompt))
 	if err != nil {
 		return host.Result{}, err
 	}

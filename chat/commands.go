@@ -103,8 +103,9 @@ func (c *Chat) cmdHelp(_ context.Context, w io.Writer, _ []string) bool {
 Keys: Enter sends · Alt+Enter or a trailing \ start a new line · Up/Down browse history
       Ctrl-R searches it · Ctrl-X Ctrl-E edits the input in $EDITOR · Ctrl-L clears the
       screen · Ctrl-Z suspends · Tab completes commands, servers, tools (server__tool),
-      prompts, their arguments and @SERVER:URI resources · Esc or Ctrl-C cancel the
-      running turn; Ctrl-C clears the input · Ctrl-D on an empty line (or Ctrl-C twice) quits
+      prompts, their arguments, @SERVER:URI resources and @path files (@path attaches a
+      file) · Esc or Ctrl-C cancel the running turn; Ctrl-C clears the input · Ctrl-D on
+      an empty line (or Ctrl-C twice) quits
 `)
 	return false
 }
@@ -355,10 +356,16 @@ func (c *Chat) cmdUsage(_ context.Context, w io.Writer, _ []string) bool {
 }
 
 // Complete returns the completions of a partly typed input: command names,
-// /mcp subcommands, server names and tool names.
+// /mcp subcommands, server names and tool names, @SERVER:URI resources and
+// @path files.
 func (c *Chat) Complete(input string) []string {
+	home, _ := os.UserHomeDir()
+	paths := completeAtPath(input, home)
 	if out, ok := c.completeMCP(input); ok {
-		return out
+		return append(out, paths...)
+	}
+	if paths != nil {
+		return paths
 	}
 	if !strings.HasPrefix(input, "/") {
 		return c.completeToolName(input)

@@ -56,7 +56,11 @@ func (c *Chat) send(ctx context.Context, prompt string, on func(host.Event)) (ho
 		return host.Result{}, err
 	}
 	for _, a := range atts {
-		fmt.Fprintf(c.opts.Err, "  attached %s:%s (%s, %s)\n", ui.Sanitize(a.Server), ui.Sanitize(a.URI), a.Kind, termtext.Bytes(a.Bytes))
+		name := a.Server + ":" + a.URI
+		if a.File != "" {
+			name = a.File
+		}
+		fmt.Fprintf(c.opts.Err, "  attached %s (%s, %s)\n", ui.Sanitize(name), a.Kind, termtext.Bytes(a.Bytes))
 	}
 	return conv.PromptMessages(ctx, []provider.Message{msg}, on)
 }

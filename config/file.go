@@ -37,6 +37,9 @@ type configFile struct {
 	// trusted, its approval rules only tighten the user's, and it cannot
 	// turn on yolo.
 	project bool
+	// warnings name the file's unknown keys, top-level and in its server
+	// entries, with the key probably meant.
+	warnings []string
 }
 
 // fileReader reads config files and words their problems.
@@ -100,6 +103,8 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 	if !ok {
 		return nil, r.fail(path, "", nil, `the file must hold an object of settings and "mcpServers" at the top level`)
 	}
+	shown := displayPath(path, r.homeDir, r.workDir)
+	f.warnings = fileKeyWarnings(shown, top)
 	for _, k := range sortedKeys(top) {
 		nk := normKey(k)
 		if nk == "mcpservers" {
@@ -111,6 +116,7 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 				return nil, r.fail(path, "mcpServers", nil, `"mcpServers" must be an object with one entry per server name`)
 			}
 			f.servers = servers
+			f.warnings = append(f.warnings, serverKeyWarnings(shown, servers)...)
 			continue
 		}
 		if nk == keyApproval {
@@ -123,6 +129,9 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 		}
 		if nk == keyModels || nk == keyHooks {
 			f.sections[nk] = top[k]
+			if nk == keyHooks {
+				f.warnings = append(f.warnings, hookKeyWarnings(shown, top[k])...)
+			}
 			continue
 		}
 		if nk == keyProviders {
@@ -156,11 +165,11 @@ func (r fileReader) decodeJSON(path string, data []byte) (any, error) {
 	return nil, r.fail(path, "", err, "not valid JSON: %v", err)
 }
 
-// decodeYAML decodes a YAML config file; yaml's errors already name the line.
+// decodeYAML decodes a YAML config file, naming the line of a mistake.
 func (r fileReader) decodeYAML(path string, data []byte) (any, error) {
 	var doc any
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, r.fail(path, "", err, "%s: fix the YAML syntax", strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, r.fail(path, "", err, "%s: fix the YAML syntax", yamlProblem(data, err))
 	}
 	return doc, nil
 }

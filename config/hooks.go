@@ -224,6 +224,7 @@ func (r fileReader) decodeHooksFile(path string, data []byte) (*configFile, erro
 		}
 	}
 	cf.sections[keyHooks] = doc
+	cf.warnings = hookKeyWarnings(displayPath(path, r.homeDir, r.workDir), doc)
 	return cf, nil
 }
 

@@ -137,8 +137,9 @@ type Settings struct {
 	// read because the user does not trust them (see TrustStore); the
 	// caller warns (UntrustedWarning) or asks.
 	Untrusted []ProjectFile
-	// Warnings are what Load refused from a file but did not stop for
-	// (yolo in a project file), worded for the user.
+	// Warnings are what Load refused or ignored in a file but did not stop
+	// for (yolo in a project file, unknown keys with the key probably
+	// meant), worded for the user, each naming its file.
 	Warnings []string
 }
 
@@ -226,7 +227,10 @@ func Load(opts LoadOptions) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	warnings := refuseProjectYolo(files)
+	warnings := append(o.scriptWarnings(script), refuseProjectYolo(files)...)
+	for _, f := range files {
+		warnings = append(warnings, f.warnings...)
+	}
 	v, origins := o.layer(files)
 
 	s := &Settings{}
@@ -396,6 +400,16 @@ func (o *LoadOptions) readScript() (*Script, error) {
 		o.Servers = append([]ServerSpec{}, specs...) // not nil: "no servers" too replaces the config's
 	}
 	return f, nil
+}
+
+// scriptWarnings names the unknown keys of script's front matter and of its
+// server entries.
+func (o *LoadOptions) scriptWarnings(script *Script) []string {
+	if script == nil {
+		return nil
+	}
+	shown := displayPath(o.ScriptFile, o.HomeDir, o.WorkDir)
+	return append(scriptKeyWarnings(shown, script.Settings), serverKeyWarnings(shown, script.Servers)...)
 }
 
 // withDefaults fills in the zero fields of LoadOptions.

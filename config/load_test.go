@@ -589,7 +589,7 @@ func TestLoadParseErrors(t *testing.T) {
 	tests := []struct{ file, content, want string }{
 		{".mcp.json", "{\n  \"mcpServers\": {\n    \"a\": ,\n  }\n}\n", ".mcp.json: line 3, column 10: invalid character ','"},
 		{".mcp.json", `{"mcpServers": {}}  {}`, ".mcp.json: line 1, column 21: invalid character '{' after top-level value"},
-		{".mcphost.yml", "model: a\nmcpServers:\n  - x\n  y: z\n", ".mcphost.yml: line 2: did not find expected"},
+		{".mcphost.yml", "model: a\nmcpServers:\n  - x\n  y: z\n", ".mcphost.yml: line 4: did not find expected"}, // the "y: z" among list items,
 		{".mcphost.yml", "- a\n- b\n", `.mcphost.yml: the file must hold an object`},
 		{".mcphost.json", `"just a string"`, `.mcphost.json: the file must hold an object`},
 	}

@@ -85,7 +85,7 @@ func ParseScript(path string, data []byte, args map[string]string, env func(stri
 	if front != nil {
 		var doc any
 		if err := yaml.Unmarshal(front, &doc); err != nil {
-			return nil, fail("the front matter is not valid YAML: %s", shiftLines(strings.TrimPrefix(err.Error(), "yaml: "), frontLine-1))
+			return nil, fail("the front matter is not valid YAML: %s", shiftLines(yamlProblem(front, err), frontLine-1))
 		}
 		top, ok := asMap(doc)
 		if doc != nil && !ok {

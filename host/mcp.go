@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -205,9 +206,12 @@ func templateMatches(template, uri string) bool {
 	return err == nil && ok
 }
 
-// Attachment is one resource attached to a message with "@SERVER:URI".
+// Attachment is one resource attached to a message with "@SERVER:URI",
+// or one file attached with "@path" (File set, Server and URI empty).
 type Attachment struct {
 	Server, URI, MIMEType string
+	// File is the attached file's path as the prompt wrote it.
+	File string
 	// Kind is "text" (inline in the message), "image" (attached for a
 	// vision model, described otherwise) or "binary" (described).
 	Kind  string
@@ -222,8 +226,20 @@ var attachRef = regexp.MustCompile(`(^|\s)@([A-Za-z0-9_.\-]+):(\S+)`)
 // names as "@SERVER:URI" (SERVER a configured server) read and attached:
 // text inline after the prompt, with a header naming it; images for a
 // vision model; other content as a one-line description. A resource that
-// cannot be read is an error naming it.
+// cannot be read is an error naming it. Files named "@path" (./x, dir/x,
+// /x, ~/x, or a bare name that exists) are attached too: text under a
+// "File: path" header in a fenced block, images for a vision model; a
+// missing, binary or too large file is an error wrapping ErrAttachment.
+// Relative paths are taken from the working directory.
 func (c *Conversation) UserMessage(ctx context.Context, text string) (provider.Message, []Attachment, error) {
+	return c.UserMessageFiles(ctx, text, text)
+}
+
+// UserMessageFiles is UserMessage for a text of which only typed is the
+// user's own (a -p prompt before piped input, say): files are attached
+// only where typed names them, so that text from elsewhere cannot send
+// the user's files to the model.
+func (c *Conversation) UserMessageFiles(ctx context.Context, text, typed string) (provider.Message, []Attachment, error) {
 	msg := provider.Message{Role: provider.RoleUser, Content: text}
 	known := map[string]bool{}
 	for _, st := range c.h.manager.Status() {
@@ -261,6 +277,26 @@ func (c *Conversation) UserMessage(ctx context.Context, text string) (provider.M
 			}
 			atts = append(atts, a)
 		}
+	}
+	// Files named "@path": every word that is not a server's resource.
+	home, _ := os.UserHomeDir()
+	refs, err := fileRefs(typed, home, func(word string) bool {
+		server, _, ok := strings.Cut(word, ":")
+		return ok && known[server]
+	})
+	if err != nil {
+		return msg, nil, err
+	}
+	for _, ref := range refs {
+		f, err := readFileRef(ref, vision)
+		if err != nil {
+			return msg, nil, err
+		}
+		parts = append(parts, f.part)
+		if f.image != nil {
+			msg.Images = append(msg.Images, f.image)
+		}
+		atts = append(atts, f.att)
 	}
 	if len(parts) > 0 {
 		msg.Content = text + "\n\n" + strings.Join(parts, "\n\n")
