@@ -41,4 +41,7 @@ else
 fi
 
 echo "== go test -race ./..."
-go test -race -count=1 "$@" ./...
+# The root package drives the real binary in tmux and pseudo-terminals
+# (about 7 minutes on 2 quiet cores): go test's default 10-minute limit
+# per package is too close.
+go test -race -count=1 -timeout 25m "$@" ./...

@@ -160,6 +160,12 @@ func (m *Manager) callTask(ctx context.Context, c *conn, name string, args map[s
 		select {
 		case o := <-done:
 			t.Stop()
+			if ctx.Err() != nil {
+				// tasks/result gave up because the call was cancelled, and
+				// won the race with ctx.Done: the task still runs.
+				m.cancelTask(c, task.TaskID)
+				return nil, context.Cause(ctx)
+			}
 			return o.res, o.err
 		case <-ctx.Done():
 			t.Stop()
