@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/spell"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -137,7 +138,7 @@ func closestNames(name string, names []string, n int) []string {
 	var near []scored
 	for _, cand := range names {
 		c := strings.ToLower(strings.TrimSuffix(cand, ":latest"))
-		d := editDistance(target, c)
+		d := spell.Distance(target, c)
 		if strings.HasPrefix(c, target) || strings.HasPrefix(target, c) {
 			d = min(d, 1)
 		}
@@ -151,26 +152,4 @@ func closestNames(name string, names []string, n int) []string {
 		out = append(out, s.name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/mcphost/mcphost/spell"
 )
 
 // Unknown keys are ignored, as they always were (a file may be shared with
@@ -130,42 +132,13 @@ func plainUnknown(key string) string { return fmt.Sprintf("unknown key %q is ign
 func closestKey(nk string, known []string) (string, bool) {
 	best, bestDist := "", -1
 	for _, k := range known {
-		d := editDistance(nk, normKey(k))
+		d := spell.Distance(nk, normKey(k))
 		if bestDist < 0 || d < bestDist {
 			best, bestDist = k, d
 		}
 	}
 	limit := max(1, min(len(nk), len(normKey(best)))/4)
 	return best, bestDist >= 0 && bestDist <= limit
-}
-
-// editDistance is the optimal string alignment distance between a and b:
-// insertions, deletions, substitutions and swaps of neighbours each count
-// one, so "modle" is one edit from "model".
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	// Three rows suffice: a swap looks two rows back.
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }
 
 // spellLike writes the known key in the style the user wrote theirs:

@@ -166,17 +166,6 @@ func TestScriptUnknownKeysWarned(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{{"modle", "model", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"excludetools", "excludedtools", 1}, {"same", "same", 0}} {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}
-
 func TestHookKeysWarned(t *testing.T) {
 	fx := newFixture(t)
 	write(t, fx.work, ".mcphost.yml", `hooks:

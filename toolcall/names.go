@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcphost/mcphost/spell"
 )
 
 // Tool is one tool the model may call: the name it was offered under and
@@ -126,7 +128,7 @@ func (c *Catalog) closest(name string, n int) []string {
 		if strings.Contains(cand, target) || strings.Contains(target, cand) {
 			return 1
 		}
-		return distance(target, cand)
+		return spell.Distance(target, cand)
 	}
 	var all []scored
 	for _, e := range c.names {
@@ -142,28 +144,6 @@ func (c *Catalog) closest(name string, n int) []string {
 		out = append(out, s.name)
 	}
 	return out
-}
-
-// distance is the Levenshtein distance between a and b, in bytes (names
-// are ASCII after sanitising).
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func quoteList(names []string) string {
