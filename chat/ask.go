@@ -31,15 +31,20 @@ const askRows = 12
 // keys, in case a long value pushed the header off screen.
 func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
 	c.pauseTurn()
+	// Whatever the answer, the turn's spinner comes back for what still
+	// runs (a yes restarts the call's clock as well, on its own event).
+	defer c.resumeTurn()
 	w := c.opts.Err
+	st := ui.NewStyle(true, c.opts.NoColor)
 	label := termtext.Line(req.Name)
 	if req.Server != "" {
 		label = termtext.Line(req.Server + " › " + req.Tool)
 	}
-	fmt.Fprintf(w, "\n? %s wants to run", label)
+	head := fmt.Sprintf("? %s wants to run", label)
 	if req.Why != "" {
-		fmt.Fprintf(w, " (%s)", termtext.Line(req.Why))
+		head += fmt.Sprintf(" (%s)", termtext.Line(req.Why))
 	}
+	fmt.Fprintf(w, "\n%s", st.Question(head))
 	full := c.formatArguments(req.Arguments, 0)
 	shown := c.formatArguments(req.Arguments, askRows)
 	fmt.Fprintf(w, ":\n%s\n", indent(shown, "    "))
@@ -47,7 +52,7 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 	if shown != full {
 		keys += "  [v] view in full"
 	}
-	question := fmt.Sprintf("  %s: %s: ", label, keys)
+	question := fmt.Sprintf("  %s: %s: ", st.Question(label), keys)
 	fmt.Fprint(w, question)
 
 	for {
@@ -107,6 +112,17 @@ func (c *Chat) pauseTurn() {
 	c.mu.Unlock()
 	if out != nil {
 		out.Pause()
+	}
+}
+
+// resumeTurn shows the running turn's spinner again, if any, once a
+// question is answered.
+func (c *Chat) resumeTurn() {
+	c.mu.Lock()
+	out := c.turnOut
+	c.mu.Unlock()
+	if out != nil {
+		out.Resume()
 	}
 }
 

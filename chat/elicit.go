@@ -75,12 +75,13 @@ func (p schemaProp) choices() []choice {
 // user will open it.
 func (c *Chat) Elicit(ctx context.Context, req elicit.Request) (elicit.Result, error) {
 	c.pauseTurn()
+	defer c.resumeTurn()
 	w := c.opts.Err
 	who := "a server"
 	if req.Server != "" {
 		who = "server " + ui.Sanitize(req.Server)
 	}
-	fmt.Fprintf(w, "\n? %s asks: %s\n", who, ui.Sanitize(req.Message))
+	fmt.Fprintf(w, "\n%s\n", ui.NewStyle(true, c.opts.NoColor).Question(fmt.Sprintf("? %s asks: %s", who, ui.Sanitize(req.Message))))
 	if req.Mode == "url" {
 		fmt.Fprintf(w, "    open %s\n", ui.Sanitize(req.URL))
 		res, err := c.confirm(ctx, "  [y] I will open it  [n] decline: ", nil)

@@ -294,11 +294,12 @@ func (c *Chat) ApproveSampling(ctx context.Context, req sampling.Request) (bool,
 		return false, nil
 	}
 	c.pauseTurn()
+	defer c.resumeTurn()
 	limit := ""
 	if req.MaxTokens > 0 {
 		limit = fmt.Sprintf(", at most %d tokens", req.MaxTokens)
 	}
-	fmt.Fprintf(w, "\n? %s asks the model for a completion%s:\n", who, limit)
+	fmt.Fprintf(w, "\n%s\n", ui.NewStyle(true, c.opts.NoColor).Question(fmt.Sprintf("? %s asks the model for a completion%s:", who, limit)))
 	if req.SystemPrompt != "" {
 		fmt.Fprintf(w, "    system: %s\n", ui.Preview(req.SystemPrompt, c.opts.Width()-14))
 	}

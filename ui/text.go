@@ -44,6 +44,9 @@ type TextOptions struct {
 type Text struct {
 	opts TextOptions
 	spin spinner
+	// act is what the spinner shows; style colours the lines on Err.
+	act   activity
+	style Style
 	// turn is the text streamed in the current model call; only the last
 	// call's text is the answer, which gets the Markdown rendering.
 	turn     strings.Builder
@@ -61,7 +64,7 @@ func NewText(opts TextOptions) *Text {
 	if opts.Width <= 0 {
 		opts.Width = 80
 	}
-	return &Text{opts: opts, spin: spinner{w: opts.Err}}
+	return &Text{opts: opts, spin: spinner{w: opts.Err, width: opts.Width}, style: NewStyle(opts.ErrTTY, opts.NoColor)}
 }
 
 // Handle renders one event.
@@ -69,7 +72,8 @@ func (t *Text) Handle(ev runner.Event) {
 	switch ev := ev.(type) {
 	case runner.ModelCallStarted:
 		t.turn.Reset()
-		t.spinner("waiting for the model…")
+		t.act.waitModel(time.Now())
+		t.spinner()
 	case runner.ThinkingDelta:
 		if t.opts.HideThinking || !t.opts.ErrTTY || t.opts.Quiet {
 			return
@@ -88,6 +92,7 @@ func (t *Text) Handle(ev runner.Event) {
 		t.writeAnswer(t.answer.Write(ev.Text))
 	case runner.ModelCallFinished:
 		t.spin.Stop()
+		t.act.modelDone()
 		t.endThinking()
 		t.writeAnswer(t.answer.Flush())
 		if ev.ToolCalls > 0 && t.turn.Len() > 0 && !strings.HasSuffix(t.turn.String(), "\n") {
@@ -96,14 +101,23 @@ func (t *Text) Handle(ev runner.Event) {
 			io.WriteString(t.opts.Out, "\n")
 		}
 	case runner.ToolCallStarted:
-		t.spinner(fmt.Sprintf("running %s…", toolLabel(ev.Server, ev.Tool, ev.Call.Name)))
+		t.act.started(ev, time.Now())
+		t.spinner()
+	case runner.ToolCallApproved:
+		// The question is answered: the call runs, timed from now.
+		t.act.approved(ev, time.Now())
+		t.spinner()
 	case runner.ToolProgress:
-		t.spinner(fmt.Sprintf("running %s… %s", toolLabel(ev.Server, ev.Tool, ev.Call.Name), ProgressText(ev)))
+		t.act.progressed(ev)
+		t.spinner()
 	case runner.ToolCallFinished:
 		t.spin.Stop()
+		t.act.finished(ev)
 		if !t.opts.Quiet {
-			fmt.Fprintln(t.opts.Err, ToolLine(ev))
+			fmt.Fprintln(t.opts.Err, t.toolLine(ev))
 		}
+		// Calls still in flight beside it keep their spinner.
+		t.spinner()
 	case runner.Warning:
 		t.Warn(ev.Message)
 	}
@@ -139,22 +153,39 @@ func dim(noColor bool, s string) string {
 	return "\x1b[2m" + s + "\x1b[22m"
 }
 
-func (t *Text) spinner(label string) {
-	if t.opts.ErrTTY && !t.opts.Quiet {
-		t.spin.Start(label)
+// spinner shows the activity on a terminal, unless there is none or a
+// question has the terminal.
+func (t *Text) spinner() {
+	if t.opts.ErrTTY && !t.opts.Quiet && t.act.showing() {
+		t.spin.Start(func() string { return t.act.line(time.Now(), t.style) })
 	}
 }
 
 // Pause stops the spinner so that something else (a question to the user)
-// can use the terminal; the next event starts it again when needed.
-func (t *Text) Pause() { t.spin.Stop() }
+// can use the terminal, until Resume or the call's approval.
+func (t *Text) Pause() {
+	t.act.setPaused(true)
+	t.spin.Stop()
+}
+
+// Resume shows the spinner again, if anything is still in progress, once
+// a question is answered.
+func (t *Text) Resume() {
+	t.act.setPaused(false)
+	t.spinner()
+}
 
 // Warn prints a warning on stderr (not in quiet mode), as Warn does.
 func (t *Text) Warn(msg string) {
 	t.spin.Stop()
 	if !t.opts.Quiet {
-		Warn(t.opts.Err, msg)
+		width := 0
+		if t.opts.ErrTTY {
+			width = t.opts.Width
+		}
+		WarnStyled(t.opts.Err, t.style, width, msg)
 	}
+	t.spinner()
 }
 
 // Warn prints msg as one "warning: ..." line on w, cleaned with Sanitize:
