@@ -82,6 +82,11 @@ type Options struct {
 	// the servers whose tool list is cached (from an earlier run) idle
 	// until one of their tools is called.
 	Start StartMode
+	// OnStart hears how the servers' start goes, for a display of it:
+	// which servers start, then each one's outcome as it comes (see
+	// StartNews); it is called from the starting goroutines. Nil hears
+	// nothing.
+	OnStart func(StartNews)
 
 	// SystemPrompt starts every conversation; empty means the config's.
 	SystemPrompt string
@@ -386,6 +391,7 @@ func (h *Host) start(ctx context.Context) error {
 		LogLevel:    logLevel,
 		Warn:        h.warn,
 		OnChange:    h.changed,
+		OnStart:     h.opts.OnStart,
 		Lazy:        h.opts.Start == StartLazy,
 		Background:  h.opts.Start == StartBackground,
 		SignIns:     h.signIns,

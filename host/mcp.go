@@ -27,6 +27,10 @@ type (
 	// ListChange says what changed in one server's tools, prompts or
 	// resources while it ran.
 	ListChange = servers.Change
+	// StartNews is news of the servers' start for Options.OnStart: the
+	// servers being started (Starting, sent first), or one server's
+	// outcome (Server; ready when Err is nil).
+	StartNews = servers.StartNews
 )
 
 // ErrUnknownPrompt matches the error of a prompt name no server offers;

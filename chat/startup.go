@@ -1,0 +1,34 @@
+package chat
+
+import (
+	"fmt"
+
+	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/ui"
+)
+
+// ServerStarted tells the user, above the prompt, of a server that became
+// ready or failed after the chat began: servers start in the background,
+// and the header only said how many were still starting. It takes the
+// news of host.Options.OnStart (the list of starting servers is already
+// in the header).
+func (c *Chat) ServerStarted(n host.StartNews) {
+	if n.Server == "" {
+		return
+	}
+	st := ui.NewStyle(true, c.opts.NoColor)
+	name := termtext.Line(n.Server)
+	if n.Err != nil {
+		c.notice(fmt.Sprintf("%s server %s did not start: %s", st.Fail("✗"), name, termtext.Line(c.opts.Mask(n.Err.Error()))))
+		return
+	}
+	tools := 0
+	for _, s := range c.statuses() {
+		if s.Name == n.Server && s.State == servers.StateReady {
+			tools = s.ToolCount
+		}
+	}
+	c.notice(fmt.Sprintf("%s server %s is ready: %d tools", st.OK("✓"), name, tools))
+}
