@@ -81,6 +81,14 @@ func FitLines(text string, width int) string {
 	return strings.Join(lines, "\n")
 }
 
+// wrapText word-wraps text to width columns (0: leaves it as it is).
+func wrapText(text string, width int) string {
+	if width <= 0 {
+		return text
+	}
+	return ansi.Wrap(text, width, "")
+}
+
 // WarnStyled prints msg as a "warning: ..." line on w, as Warn does, with
 // the label coloured by s. For a width above 0 (a terminal) a long
 // warning is word-wrapped under its first word rather than left to the
@@ -99,4 +107,17 @@ func WarnStyled(w io.Writer, s Style, width int, msg string) {
 // ErrorLine is msg as one "error: ..." line, the label coloured by s.
 func ErrorLine(s Style, msg string) string {
 	return s.Error("error:") + " " + Sanitize(msg)
+}
+
+// Fitted runs print, then writes what it printed to w with every line cut
+// to width columns (0: as printed): for listings on a terminal, whose rows
+// must not wrap into fragments.
+func Fitted(w io.Writer, width int, print func(io.Writer)) {
+	if width <= 0 {
+		print(w)
+		return
+	}
+	var b strings.Builder
+	print(&b)
+	io.WriteString(w, FitLines(b.String(), width))
 }
