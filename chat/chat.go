@@ -91,8 +91,7 @@ func New(opts Options) *Chat {
 
 // Run reads prompts until Ctrl-D, /quit or Ctrl-C twice, or until ctx ends.
 func (c *Chat) Run(ctx context.Context) error {
-	fmt.Fprintf(c.opts.Out, "mcphost chat with %s · %s · /help for commands, Ctrl-D to quit\n",
-		c.opts.Conversation.Model().Name, c.serversLine())
+	io.WriteString(c.opts.Out, c.header())
 	for ctx.Err() == nil {
 		c.flushNotices()
 		line, err := c.readLine(ctx)

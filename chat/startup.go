@@ -3,6 +3,8 @@ package chat
 import (
 	"fmt"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/termtext"
@@ -31,4 +33,17 @@ func (c *Chat) ServerStarted(n host.StartNews) {
 		}
 	}
 	c.notice(fmt.Sprintf("%s server %s is ready: %d tools", st.OK("✓"), name, tools))
+}
+
+// header is the chat's first line: the model, the servers and the keys
+// to know; on a narrow terminal the keys go on a line of their own, and
+// each line is cut to fit rather than wrapped.
+func (c *Chat) header() string {
+	head := fmt.Sprintf("mcphost chat with %s · %s", termtext.Line(c.opts.Conversation.Model().Name), c.serversLine())
+	const hint = "/help for commands, Ctrl-D to quit"
+	width := c.opts.Width()
+	if one := head + " · " + hint; ansi.StringWidth(one) <= width {
+		return one + "\n"
+	}
+	return ui.Fit(head, width) + "\n" + ui.Fit(hint, width) + "\n"
 }

@@ -168,7 +168,8 @@ func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, co
 func ToolSummaryFit(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string, width int) {
 	if width > 0 {
 		var b strings.Builder
-		defer func() { io.WriteString(w, FitLines(b.String(), width)) }()
+		out := w
+		defer func() { io.WriteString(out, FitLines(b.String(), width)) }()
 		w = &b
 	}
 	if len(infos) == 0 {
