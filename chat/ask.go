@@ -35,7 +35,7 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 	// runs (a yes restarts the call's clock as well, on its own event).
 	defer c.resumeTurn()
 	w := c.opts.Err
-	st := ui.NewStyle(true, c.opts.NoColor)
+	st := c.style()
 	label := termtext.Line(req.Name)
 	if req.Server != "" {
 		label = termtext.Line(req.Server + " › " + req.Tool)

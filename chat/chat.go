@@ -176,7 +176,7 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 	defer c.flushNotices()
 	if s := c.opts.Session; s != nil {
 		if err := s.Save(c.opts.Conversation.Model().Name, c.opts.Conversation.History()); err != nil {
-			fmt.Fprintf(c.opts.Err, "error: %s\n", ui.Sanitize(err.Error()))
+			fmt.Fprintln(c.opts.Err, ui.ErrorLine(c.style(), err.Error()))
 		}
 	}
 	c.usageLast = res.Usage
@@ -187,6 +187,8 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 	case turnCtx.Err() != nil && ctx.Err() == nil:
 		fmt.Fprintln(c.opts.Err, "(cancelled: the conversation goes on)")
 	default:
-		fmt.Fprintf(c.opts.Err, "error: %s\n", ui.Sanitize(err.Error()))
+		fmt.Fprintln(c.opts.Err, ui.ErrorLine(c.style(), err.Error()))
 	}
+	// A blank line between turns.
+	fmt.Fprintln(c.opts.Out)
 }

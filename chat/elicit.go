@@ -81,7 +81,7 @@ func (c *Chat) Elicit(ctx context.Context, req elicit.Request) (elicit.Result, e
 	if req.Server != "" {
 		who = "server " + ui.Sanitize(req.Server)
 	}
-	fmt.Fprintf(w, "\n%s\n", ui.NewStyle(true, c.opts.NoColor).Question(fmt.Sprintf("? %s asks: %s", who, ui.Sanitize(req.Message))))
+	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks: %s", who, ui.Sanitize(req.Message))))
 	if req.Mode == "url" {
 		fmt.Fprintf(w, "    open %s\n", ui.Sanitize(req.URL))
 		res, err := c.confirm(ctx, "  [y] I will open it  [n] decline: ", nil)

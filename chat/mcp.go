@@ -299,7 +299,7 @@ func (c *Chat) ApproveSampling(ctx context.Context, req sampling.Request) (bool,
 	if req.MaxTokens > 0 {
 		limit = fmt.Sprintf(", at most %d tokens", req.MaxTokens)
 	}
-	fmt.Fprintf(w, "\n%s\n", ui.NewStyle(true, c.opts.NoColor).Question(fmt.Sprintf("? %s asks the model for a completion%s:", who, limit)))
+	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks the model for a completion%s:", who, limit)))
 	if req.SystemPrompt != "" {
 		fmt.Fprintf(w, "    system: %s\n", ui.Preview(req.SystemPrompt, c.opts.Width()-14))
 	}
@@ -368,8 +368,8 @@ func (c *Chat) notice(msg string) {
 	var editor *tea.Program
 	switch {
 	case c.turnOut != nil:
-		c.turnOut.Pause()
-		fmt.Fprintf(c.opts.Err, "· %s\n", msg)
+		out := c.turnOut
+		out.Interrupt(func() { fmt.Fprintf(c.opts.Err, "· %s\n", msg) })
 	case c.editor != nil:
 		editor = c.editor
 	default:

@@ -47,3 +47,6 @@ func (c *Chat) header() string {
 	}
 	return ui.Fit(head, width) + "\n" + ui.Fit(hint, width) + "\n"
 }
+
+// style colours what the chat says on its terminal, unless NO_COLOR.
+func (c *Chat) style() ui.Style { return ui.NewStyle(true, c.opts.NoColor) }

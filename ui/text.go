@@ -168,6 +168,14 @@ func (t *Text) Pause() {
 	t.spin.Stop()
 }
 
+// Interrupt prints something (a notice) with the spinner out of its way,
+// then shows the spinner again unless a question has the terminal.
+func (t *Text) Interrupt(print func()) {
+	t.spin.Stop()
+	print()
+	t.spinner()
+}
+
 // Resume shows the spinner again, if anything is still in progress, once
 // a question is answered.
 func (t *Text) Resume() {
