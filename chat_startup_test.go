@@ -42,16 +42,17 @@ func TestOneShotShowsServersStarting(t *testing.T) {
 	defer model.Close()
 	model.Enqueue(ollamatest.Reply{Content: "The answer."}, ollamatest.Reply{Content: "Piped answer."})
 
-	term := startTerminal(t, e.dir, chatEnv(t, model.URL), "-m", "tiny", "-p", "hello", "--no-cache")
+	term := startTerminalHeld(t, e.dir, chatEnv(t, model.URL), "-m", "tiny", "-p", "hello", "--no-cache")
 	// The fast server is ready, the slow one still on its way.
 	term.waitFor("starting fast ✓, slow… ")
 	open()
-	s := term.waitFor("The answer.")
+	code := term.waitExit()
+	s := term.screen()
+	if code != 0 || !strings.Contains(s, "The answer.") {
+		t.Fatalf("exit %d:\n%s", code, s)
+	}
 	if strings.Contains(s, "starting") {
 		t.Errorf("the start-up line was left on screen:\n%s", s)
-	}
-	if code := term.waitExit(); code != 0 {
-		t.Fatalf("exit %d:\n%s", code, s)
 	}
 
 	done := make(chan outcome)

@@ -18,6 +18,18 @@ import (
 
 // startTerminalWidth is startTerminal in a window cols columns wide.
 func startTerminalWidth(t *testing.T, cols int, dir string, env []string, args ...string) *terminal {
+	return startTerminalShell(t, cols, "", dir, env, args...)
+}
+
+// startTerminalHeld is startTerminal for a one-shot run: the window stays
+// after mcphost exits, so that what it left on screen can be read.
+func startTerminalHeld(t *testing.T, dir string, env []string, args ...string) *terminal {
+	return startTerminalShell(t, 120, "; sleep 600", dir, env, args...)
+}
+
+// startTerminalShell runs mcphost with args in a tmux window cols wide,
+// then the shell's after (after its exit status is written).
+func startTerminalShell(t *testing.T, cols int, after, dir string, env []string, args ...string) *terminal {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is not installed: the chat tests need it (scripts/test.sh installs it)")
@@ -25,7 +37,7 @@ func startTerminalWidth(t *testing.T, cols int, dir string, env []string, args .
 	tmp := t.TempDir()
 	term := &terminal{t: t, socket: filepath.Join(tmp, "tmux.sock"), exitFile: filepath.Join(tmp, "exit")}
 	cmdline := append(append(append([]string{"env"}, env...), binary), args...)
-	shell := strings.Join(quoteAll(cmdline), " ") + "; echo $? > " + quoteAll([]string{term.exitFile})[0]
+	shell := strings.Join(quoteAll(cmdline), " ") + "; echo $? > " + quoteAll([]string{term.exitFile})[0] + after
 	term.tmux("new-session", "-d", "-x", fmt.Sprint(cols), "-y", "40", "-c", dir, "--", shell)
 	t.Cleanup(func() { exec.Command("tmux", "-S", term.socket, "kill-server").Run() })
 	return term

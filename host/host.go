@@ -391,7 +391,7 @@ func (h *Host) start(ctx context.Context) error {
 		LogLevel:    logLevel,
 		Warn:        h.warn,
 		OnChange:    h.changed,
-		OnStart:     h.opts.OnStart,
+		OnStart:     h.serverNews(),
 		Lazy:        h.opts.Start == StartLazy,
 		Background:  h.opts.Start == StartBackground,
 		SignIns:     h.signIns,
@@ -419,7 +419,15 @@ func (h *Host) start(ctx context.Context) error {
 		wg      sync.WaitGroup
 	)
 	if modelName != "" {
-		wg.Go(func() { info, showErr = h.show(ctx, modelName) })
+		news := h.opts.OnStart
+		if news == nil {
+			news = func(StartNews) {}
+		}
+		news(StartNews{Model: modelName})
+		wg.Go(func() {
+			info, showErr = h.show(ctx, modelName)
+			news(StartNews{Model: modelName, Done: true, Err: showErr})
+		})
 	}
 	startErrs := h.manager.Start(ctx)
 	wg.Wait()
@@ -452,6 +460,16 @@ func (h *Host) start(ctx context.Context) error {
 		h.embedder = h.newEmbedder()
 	}
 	return nil
+}
+
+// serverNews passes the manager's news of the servers' start on to
+// Options.OnStart, if set.
+func (h *Host) serverNews() func(servers.StartNews) {
+	on := h.opts.OnStart
+	if on == nil {
+		return nil
+	}
+	return func(n servers.StartNews) { on(StartNews{Starting: n.Starting, Server: n.Server, Err: n.Err}) }
 }
 
 // newEmbedder returns what ranks tools by meaning with the embed-model

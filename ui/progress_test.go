@@ -197,7 +197,10 @@ func TestWarnStyledIsYellowAndWrapsWhole(t *testing.T) {
 func TestStartupShowsEachServerAsItAnswers(t *testing.T) {
 	var w syncBuffer
 	s := NewStartup(&w, true, 80, Style{})
+	s.Handle(host.StartNews{Model: "tiny"})
 	s.Handle(host.StartNews{Starting: []string{"fs", "slow", "bad"}})
+	w.waitFor(t, "starting model tiny…, fs…, slow…, bad… ")
+	s.Handle(host.StartNews{Model: "tiny", Done: true})
 	s.Handle(host.StartNews{Server: "fs"})
 	s.Handle(host.StartNews{Server: "bad", Err: errors.New("exit 1")})
 	w.waitFor(t, "starting fs ✓, slow…, bad ✗ ")

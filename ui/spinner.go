@@ -17,6 +17,9 @@ type spinner struct {
 	// width is the terminal's; the line is cut to fit, since a line that
 	// wraps could not be cleared by the next frame.
 	width int
+	// delay holds the first frame back: what is over sooner never
+	// flickers on screen.
+	delay time.Duration
 	mu    sync.Mutex
 	stop  chan struct{}
 	done  chan struct{}
@@ -39,6 +42,15 @@ func (s *spinner) Start(label func() string) {
 
 func (s *spinner) spin(label func() string, stop, done chan struct{}) {
 	defer close(done)
+	if s.delay > 0 {
+		wait := time.NewTimer(s.delay)
+		defer wait.Stop()
+		select {
+		case <-stop:
+			return
+		case <-wait.C:
+		}
+	}
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for i := 0; ; i++ {

@@ -26,12 +26,20 @@ type Startup struct {
 	since time.Time
 	// closed is set by Stop: the line never comes back.
 	closed bool
+	// model is the model the engine is being asked about, if any: an
+	// engine that does not answer (Ollama not running, retries) shows as
+	// a wait rather than a blank screen.
+	model string
 }
+
+// startupDelay is how long a start must take before it is shown: a warm
+// start is over before it would flicker.
+const startupDelay = 200 * time.Millisecond
 
 // NewStartup returns the display of the start of servers on w; terminal
 // says whether w is one, width is its width.
 func NewStartup(w io.Writer, terminal bool, width int, st Style) *Startup {
-	return &Startup{spin: spinner{w: w, width: width}, tty: terminal, st: st, done: map[string]error{}}
+	return &Startup{spin: spinner{w: w, width: width, delay: startupDelay}, tty: terminal, st: st, done: map[string]error{}}
 }
 
 // Handle takes news of the start (host.Options.OnStart); it may be called
@@ -47,10 +55,18 @@ func (s *Startup) Handle(n host.StartNews) {
 			s.since = time.Now()
 		}
 	}
-	if n.Server != "" {
+	switch {
+	case n.Model != "" && !n.Done:
+		s.model = n.Model
+		if s.since.IsZero() {
+			s.since = time.Now()
+		}
+	case n.Model != "":
+		s.model = ""
+	case n.Server != "":
 		s.done[n.Server] = n.Err
 	}
-	if s.closed || len(s.done) >= len(s.order) {
+	if s.closed || !s.pending() {
 		s.mu.Unlock()
 		s.spin.Stop()
 		return
@@ -62,6 +78,10 @@ func (s *Startup) Handle(n host.StartNews) {
 }
 
 func (s *Startup) frame() string { return s.line(time.Now()) }
+
+// pending reports whether the line has anything to wait for; the caller
+// holds mu.
+func (s *Startup) pending() bool { return s.model != "" || len(s.done) < len(s.order) }
 
 // Stop clears the line, whether or not every server has answered: what
 // follows (a chat's prompt) takes the terminal.
@@ -76,7 +96,10 @@ func (s *Startup) Stop() {
 func (s *Startup) line(now time.Time) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	items := make([]string, 0, len(s.order))
+	items := make([]string, 0, len(s.order)+1)
+	if s.model != "" {
+		items = append(items, "model "+termtext.Line(s.model)+"…")
+	}
 	for _, name := range s.order {
 		label := termtext.Line(name)
 		err, done := s.done[name]
@@ -99,7 +122,7 @@ func (s *Startup) Interrupt(print func()) {
 	print()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.tty && !s.closed && len(s.done) < len(s.order) {
+	if s.tty && !s.closed && s.pending() {
 		s.spin.Start(s.frame)
 	}
 }
