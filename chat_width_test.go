@@ -58,14 +58,15 @@ func TestChatLinesFitANarrowTerminal(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers": {"a-server-with-a-rather-long-name": {"command": %q}}}`, mcptest.NPMBin(t, "mcp-server-everything")))
 	term := startTerminalWidth(t, cols, dir, chatEnv(t, ollama.URL), "-m", "tiny", "--allow-tool", "*")
-	term.waitFor("✓ server a-server-with-a-rather-long-name is ready")
+	term.waitFor("/help")
 
+	// A turn waits for the server to start; then it lists its tools.
+	term.typeLine("echo it")
+	term.waitFor("Echoed.")
 	term.typeLine("/tools")
 	term.waitFor("trigger-long-running-operation")
 	term.typeLine("/servers")
-	term.waitFor("SERVER  ")
-	term.typeLine("echo it")
-	s := term.waitFor("Echoed.")
+	s := term.waitFor("SERVER  ")
 
 	cut := map[string]bool{}
 	for _, line := range strings.Split(s, "\n") {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -72,7 +73,10 @@ type Chat struct {
 	// done) that came between turns and prompts, shown before the next
 	// prompt; while a prompt is edited they go through editor, above it.
 	notices []string
-	editor  *tea.Program
+	// headerShown is set once the header (which counts the servers
+	// ready) is on screen: only later starts are news.
+	headerShown atomic.Bool
+	editor      *tea.Program
 }
 
 // New returns a chat; Run starts it.
@@ -91,6 +95,9 @@ func New(opts Options) *Chat {
 
 // Run reads prompts until Ctrl-D, /quit or Ctrl-C twice, or until ctx ends.
 func (c *Chat) Run(ctx context.Context) error {
+	// Servers that answer from here on are news; the header tells of
+	// those before.
+	c.headerShown.Store(true)
 	io.WriteString(c.opts.Out, c.header())
 	for ctx.Err() == nil {
 		c.flushNotices()

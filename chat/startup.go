@@ -17,7 +17,7 @@ import (
 // news of host.Options.OnStart (the list of starting servers is already
 // in the header).
 func (c *Chat) ServerStarted(n host.StartNews) {
-	if n.Server == "" {
+	if n.Server == "" || !c.headerShown.Load() {
 		return
 	}
 	st := ui.NewStyle(true, c.opts.NoColor)
