@@ -218,3 +218,18 @@ func TestStartupShowsEachServerAsItAnswers(t *testing.T) {
 		t.Errorf("piped: %q", piped.String())
 	}
 }
+
+func TestNoSpinnerOverAStreamingAnswer(t *testing.T) {
+	var errOut syncBuffer
+	o := NewText(TextOptions{Out: &errOut, Err: &errOut, ErrTTY: true, Width: 60, NoColor: true})
+	o.Handle(runner.ModelCallStarted{Step: 1})
+	o.Handle(runner.TextDelta{Text: "The answer so far"})
+	// A notice or a warning while the answer streams does not bring the
+	// spinner back over it.
+	o.Interrupt(func() {})
+	o.Handle(runner.Warning{Message: "careful"})
+	o.Handle(runner.ModelCallFinished{Step: 1})
+	if s := errOut.String(); strings.Contains(s[strings.Index(s, "The answer"):], "waiting for the model") {
+		t.Errorf("the spinner came back over the answer: %q", s)
+	}
+}

@@ -79,6 +79,7 @@ func (t *Text) Handle(ev runner.Event) {
 			return
 		}
 		t.spin.Stop()
+		t.act.modelDone() // its text is on screen: no spinner over it
 		if !t.thinking {
 			io.WriteString(t.opts.Err, dim(t.opts.NoColor, "thinking: "))
 			t.thinking = true
@@ -86,6 +87,7 @@ func (t *Text) Handle(ev runner.Event) {
 		io.WriteString(t.opts.Err, dim(t.opts.NoColor, t.thought.Write(ev.Text)))
 	case runner.TextDelta:
 		t.spin.Stop()
+		t.act.modelDone() // its text is on screen: no spinner over it
 		t.endThinking()
 		// The model's text never drives the terminal, nor reaches a file
 		// or pipe with escape sequences in it: piped output is plain text.
