@@ -51,3 +51,16 @@ func (r *startRoute) route(to func(host.StartNews)) {
 		to(n)
 	}
 }
+
+// warner prints warnings on stderr: the label yellow and the text
+// word-wrapped to the width on a terminal (unless NO_COLOR), plain when
+// piped.
+func warner(stderr *pipeGuard) func(string) {
+	tty := ui.IsTerminal(stderr.f)
+	width := 0
+	if tty {
+		width = ui.Width(stderr.f)
+	}
+	style := ui.NewStyle(tty, os.Getenv("NO_COLOR") != "")
+	return func(msg string) { ui.WarnStyled(stderr, style, width, msg) }
+}
