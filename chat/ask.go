@@ -31,9 +31,15 @@ const askRows = 12
 // keys, in case a long value pushed the header off screen.
 func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
 	c.pauseTurn()
-	// Whatever the answer, the turn's spinner comes back for what still
-	// runs (a yes restarts the call's clock as well, on its own event).
-	defer c.resumeTurn()
+	// After a no the turn's spinner comes back for what still runs; a yes
+	// brings it back on the call's ToolCallApproved, which restarts the
+	// call's clock too (resuming here would show the old one for a frame).
+	approved := false
+	defer func() {
+		if !approved {
+			c.resumeTurn()
+		}
+	}()
 	w := c.opts.Err
 	st := c.style()
 	label := termtext.Line(req.Name)
@@ -64,9 +70,11 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 		switch key {
 		case 'y', 'Y':
 			fmt.Fprintln(w, "yes")
+			approved = true
 			return approval.Answer{Choice: approval.YesOnce}, nil
 		case 'a', 'A':
 			fmt.Fprintf(w, "yes, %s is allowed for this session\n", termtext.Line(req.Name))
+			approved = true
 			return approval.Answer{Choice: approval.YesSession}, nil
 		case 'n', 'N':
 			fmt.Fprintln(w, "no")
