@@ -24,7 +24,8 @@ func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
 	stdin, stdout, stderr := con.in, con.out.f, con.err.f
 
 	startCtx, cancelStart := signal.NotifyContext(ctx, os.Interrupt)
-	h, held, err := startChat(startCtx, settings, logger, stderr)
+	news := &startRoute{}
+	h, held, err := startChat(startCtx, settings, logger, stderr, news)
 	if held != nil {
 		defer held.Release()
 	}
@@ -67,6 +68,8 @@ func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
 	// to their tools, prompts and resources.
 	h.SetSampling(c.ApproveSampling)
 	h.SetOnChange(c.OnChange)
+	// Servers still starting are news above the prompt.
+	news.route(c.ServerStarted)
 	if err := c.Run(ctx); err != nil {
 		return reportExit(stderr, ctx, err)
 	}
@@ -77,16 +80,30 @@ func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
 // startChat takes the --session file (if any), starts the host and
 // continues the saved conversation. What it returns, even with an error,
 // must be released and closed.
-func startChat(ctx context.Context, settings *config.Settings, logger *slog.Logger, stderr *os.File) (*host.Host, *session.Lock, error) {
+func startChat(ctx context.Context, settings *config.Settings, logger *slog.Logger, stderr *os.File, news *startRoute) (*host.Host, *session.Lock, error) {
 	held, err := holdSession(ctx, settings, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := options(settings, logger, func(msg string) { ui.Warn(stderr, msg) })
+	// While the engine is asked about the model, the servers' start shows
+	// on a line of its own; once the chat is on screen, it tells the rest.
+	startup := newStartup(stderr)
+	news.route(startup.Handle)
+	tty := ui.IsTerminal(stderr)
+	style, width := ui.NewStyle(tty, os.Getenv("NO_COLOR") != ""), 0
+	if tty {
+		width = ui.Width(stderr)
+	}
+	opts := options(settings, logger, func(msg string) {
+		startup.Interrupt(func() { ui.WarnStyled(stderr, style, width, msg) })
+	})
+	opts.OnStart = news.handle
 	// The prompt is usable at once; a turn waits only for servers whose
 	// tools are not known yet.
 	opts.Start, opts.Interactive = host.StartBackground, true
 	h, err := host.New(ctx, opts)
+	news.route(nil)
+	startup.Stop()
 	if err != nil {
 		return nil, held, err
 	}

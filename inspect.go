@@ -82,9 +82,9 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	}
 	// No model is needed; "servers" looks at every server even if some
 	// fail, and shows why in its table rather than as warnings.
-	opts := options(settings, logger, func(msg string) { ui.Warn(stderr, msg) })
+	opts := options(settings, logger, warner(stderr))
 	opts.ToolsOnly, opts.Servers = true, settings.Servers
-	opts.SignIn = runSignIn(stderr.f, func(msg string) { ui.Warn(stderr, msg) })
+	opts.SignIn = runSignIn(stderr.f, warner(stderr))
 	var args map[string]any
 	var err error
 	switch cmd.verb {

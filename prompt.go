@@ -50,7 +50,19 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 		opts.PullProgress, pullDone = ui.PullProgress(stderr, settings.Model)
 	}
 	opts.SignIn = runSignIn(stderr.f, r.Warn)
+	stopStartup := func() {}
+	if opts.PullProgress == nil && !settings.Quiet && settings.Output == config.OutputText {
+		// The servers' start shows as it goes, rather than a blank
+		// terminal until the model is called.
+		startup := newStartup(stderr.f)
+		defer startup.Stop()
+		stopStartup = startup.Stop
+		opts.OnStart = startup.Handle
+		warn := opts.Warn
+		opts.Warn = func(msg string) { startup.Interrupt(func() { warn(msg) }) }
+	}
 	h, err := host.New(ctx, opts)
+	stopStartup()
 	pullDone()
 	if err != nil {
 		return fail(err)

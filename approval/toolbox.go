@@ -265,6 +265,8 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (
 	if remembered {
 		t.askMu.Unlock()
 		rec.Outcome = AskedYes
+		// The call waited for another question: that wait is not its own.
+		tool.Approved(ctx)
 		return t.run(ctx, rec)
 	}
 	if err := ctx.Err(); err != nil {
@@ -295,6 +297,7 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (
 	switch ans.Choice {
 	case YesOnce, YesSession:
 		rec.Outcome = AskedYes
+		tool.Approved(ctx)
 		return t.run(ctx, rec)
 	}
 	rec.Outcome, rec.Reason = AskedNo, ans.Reason

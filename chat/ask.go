@@ -35,15 +35,26 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 	c.pauseTurn()
 	// The keys are the question's until it is answered, not typed ahead.
 	defer c.holdInput()()
+	// After a no the turn's spinner comes back for what still runs; a yes
+	// brings it back on the call's ToolCallApproved, which restarts the
+	// call's clock too (resuming here would show the old one for a frame).
+	approved := false
+	defer func() {
+		if !approved {
+			c.resumeTurn()
+		}
+	}()
 	w := c.opts.Err
+	st := c.style()
 	label := termtext.Line(req.Name)
 	if req.Server != "" {
 		label = termtext.Line(req.Server + " › " + req.Tool)
 	}
-	fmt.Fprintf(w, "\n? %s wants to run", label)
+	head := fmt.Sprintf("? %s wants to run", label)
 	if req.Why != "" {
-		fmt.Fprintf(w, " (%s)", termtext.Line(req.Why))
+		head += fmt.Sprintf(" (%s)", termtext.Line(req.Why))
 	}
+	fmt.Fprintf(w, "\n%s", st.Question(head))
 	full := c.formatArguments(req.Arguments, 0)
 	shown := c.formatArguments(req.Arguments, askRows)
 	fmt.Fprintf(w, ":\n%s\n", indent(shown, "    "))
@@ -51,7 +62,7 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 	if shown != full {
 		keys += "  [v] view in full"
 	}
-	question := fmt.Sprintf("  %s: %s: ", label, keys)
+	question := fmt.Sprintf("  %s: %s: ", st.Question(label), keys)
 	fmt.Fprint(w, question)
 
 	for {
@@ -63,9 +74,11 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 		switch key {
 		case 'y', 'Y':
 			fmt.Fprintln(w, "yes")
+			approved = true
 			return approval.Answer{Choice: approval.YesOnce}, nil
 		case 'a', 'A':
 			fmt.Fprintf(w, "yes, %s is allowed for this session\n", termtext.Line(req.Name))
+			approved = true
 			return approval.Answer{Choice: approval.YesSession}, nil
 		case 'n', 'N':
 			fmt.Fprintln(w, "no")
@@ -118,6 +131,17 @@ func (c *Chat) pauseTurn() {
 	c.mu.Unlock()
 	if out != nil {
 		out.Pause()
+	}
+}
+
+// resumeTurn shows the running turn's spinner again, if any, once a
+// question is answered.
+func (c *Chat) resumeTurn() {
+	c.mu.Lock()
+	out := c.turnOut
+	c.mu.Unlock()
+	if out != nil {
+		out.Resume()
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -76,7 +77,10 @@ type Chat struct {
 	// done) that came between turns and prompts, shown before the next
 	// prompt; while a prompt is edited they go through editor, above it.
 	notices []string
-	editor  *tea.Program
+	// headerShown is set once the header (which counts the servers
+	// ready) is on screen: only later starts are news.
+	headerShown atomic.Bool
+	editor      *tea.Program
 	// ahead reads the terminal while a turn runs (nil between turns);
 	// typedAhead is what it kept for the next prompt.
 	ahead      *typeAhead
@@ -105,8 +109,10 @@ func New(opts Options) *Chat {
 
 // Run reads prompts until Ctrl-D, /quit or Ctrl-C twice, or until ctx ends.
 func (c *Chat) Run(ctx context.Context) error {
-	fmt.Fprintf(c.opts.Out, "mcphost chat with %s · %s · /help for commands, Ctrl-D to quit\n",
-		c.opts.Conversation.Model().Name, c.serversLine())
+	// Servers that answer from here on are news; the header tells of
+	// those before.
+	c.headerShown.Store(true)
+	io.WriteString(c.opts.Out, c.header())
 	for ctx.Err() == nil {
 		c.flushNotices()
 		line, err := c.readLine(ctx)
@@ -211,7 +217,7 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 	defer c.flushNotices()
 	if s := c.opts.Session; s != nil {
 		if err := s.Save(c.opts.Conversation.Model().Name, c.opts.Conversation.History()); err != nil {
-			fmt.Fprintf(c.opts.Err, "error: %s\n", ui.Sanitize(err.Error()))
+			fmt.Fprintln(c.opts.Err, ui.ErrorLine(c.style(), err.Error()))
 		}
 	}
 	c.usageLast = res.Usage
@@ -222,6 +228,8 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 	case turnCtx.Err() != nil && ctx.Err() == nil:
 		fmt.Fprintln(c.opts.Err, "(cancelled: the conversation goes on)")
 	default:
-		fmt.Fprintf(c.opts.Err, "error: %s\n", ui.Sanitize(err.Error()))
+		fmt.Fprintln(c.opts.Err, ui.ErrorLine(c.style(), err.Error()))
 	}
+	// A blank line between turns.
+	fmt.Fprintln(c.opts.Out)
 }

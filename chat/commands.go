@@ -130,7 +130,7 @@ func (c *Chat) cmdTools(_ context.Context, w io.Writer, args []string) bool {
 	if len(args) > 0 {
 		only = args[0]
 	}
-	ui.ToolSummary(w, statuses, c.tools(), c.opts.Conversation.ToolTokens(), only)
+	ui.ToolSummaryFit(w, statuses, c.tools(), c.opts.Conversation.ToolTokens(), only, c.opts.Width())
 	return false
 }
 
@@ -164,7 +164,7 @@ func (c *Chat) cmdServers(_ context.Context, w io.Writer, _ []string) bool {
 		fmt.Fprintln(w, "No MCP servers are configured.")
 		return false
 	}
-	ui.ServerTable(w, statuses, true, c.opts.Mask)
+	ui.ServerTableFit(w, statuses, true, c.opts.Mask, c.opts.Width())
 	return false
 }
 

@@ -77,12 +77,13 @@ func (c *Chat) Elicit(ctx context.Context, req elicit.Request) (elicit.Result, e
 	c.pauseTurn()
 	// The keys are the form's until it is done, not typed ahead.
 	defer c.holdInput()()
+	defer c.resumeTurn()
 	w := c.opts.Err
 	who := "a server"
 	if req.Server != "" {
 		who = "server " + ui.Sanitize(req.Server)
 	}
-	fmt.Fprintf(w, "\n? %s asks: %s\n", who, ui.Sanitize(req.Message))
+	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks: %s", who, ui.Sanitize(req.Message))))
 	if req.Mode == "url" {
 		fmt.Fprintf(w, "    open %s\n", ui.Sanitize(req.URL))
 		res, err := c.confirm(ctx, "  [y] I will open it  [n] decline: ", nil)

@@ -76,7 +76,7 @@ func (c *Chat) cmdPrompts(ctx context.Context, w io.Writer, args []string) bool 
 	if len(args) > 0 {
 		prompts = slices.DeleteFunc(prompts, func(p host.PromptInfo) bool { return p.Server != args[0] })
 	}
-	ui.PromptList(w, prompts)
+	ui.Fitted(w, c.opts.Width(), func(w io.Writer) { ui.PromptList(w, prompts) })
 	if len(prompts) > 0 {
 		fmt.Fprintln(w, "\n/prompt NAME ARG=VALUE … adds one to the conversation (Tab completes).")
 	}
@@ -121,7 +121,7 @@ func (c *Chat) cmdResources(ctx context.Context, w io.Writer, args []string) boo
 		rs = slices.DeleteFunc(rs, func(r host.ResourceInfo) bool { return r.Server != args[0] })
 		ts = slices.DeleteFunc(ts, func(t host.TemplateInfo) bool { return t.Server != args[0] })
 	}
-	ui.ResourceList(w, rs, ts)
+	ui.Fitted(w, c.opts.Width(), func(w io.Writer) { ui.ResourceList(w, rs, ts) })
 	if len(rs)+len(ts) > 0 {
 		fmt.Fprintln(w, "\n@SERVER:URI in a prompt attaches a resource (Tab completes).")
 	}
@@ -300,11 +300,12 @@ func (c *Chat) ApproveSampling(ctx context.Context, req sampling.Request) (bool,
 		return false, nil
 	}
 	c.pauseTurn()
+	defer c.resumeTurn()
 	limit := ""
 	if req.MaxTokens > 0 {
 		limit = fmt.Sprintf(", at most %d tokens", req.MaxTokens)
 	}
-	fmt.Fprintf(w, "\n? %s asks the model for a completion%s:\n", who, limit)
+	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks the model for a completion%s:", who, limit)))
 	if req.SystemPrompt != "" {
 		fmt.Fprintf(w, "    system: %s\n", ui.Preview(req.SystemPrompt, c.opts.Width()-14))
 	}
@@ -373,8 +374,8 @@ func (c *Chat) notice(msg string) {
 	var editor *tea.Program
 	switch {
 	case c.turnOut != nil:
-		c.turnOut.Pause()
-		fmt.Fprintf(c.opts.Err, "· %s\n", msg)
+		out := c.turnOut
+		out.Interrupt(func() { fmt.Fprintf(c.opts.Err, "· %s\n", msg) })
 	case c.editor != nil:
 		editor = c.editor
 	default:

@@ -26,6 +26,10 @@ type (
 	// notification, or its task's status. It comes between the call's
 	// ToolCallStarted and ToolCallFinished.
 	ToolProgress = runner.ToolProgress
+	// ToolCallApproved comes when a call that waited for the user's
+	// approval is allowed and sent to its server; its Duration counts
+	// from here.
+	ToolCallApproved = runner.ToolCallApproved
 	// ToolCallRepaired comes before ToolCallStarted when the arguments
 	// were repaired to fit the tool's schema.
 	ToolCallRepaired = runner.ToolCallRepaired

@@ -82,6 +82,11 @@ type Options struct {
 	// the servers whose tool list is cached (from an earlier run) idle
 	// until one of their tools is called.
 	Start StartMode
+	// OnStart hears how the servers' start goes, for a display of it:
+	// which servers start, then each one's outcome as it comes (see
+	// StartNews); it is called from the starting goroutines. Nil hears
+	// nothing.
+	OnStart func(StartNews)
 
 	// SystemPrompt starts every conversation; empty means the config's.
 	SystemPrompt string
@@ -394,6 +399,7 @@ func (h *Host) start(ctx context.Context) error {
 		LogLevel:    logLevel,
 		Warn:        h.warn,
 		OnChange:    h.changed,
+		OnStart:     h.serverNews(),
 		Lazy:        h.opts.Start == StartLazy,
 		Background:  h.opts.Start == StartBackground,
 		SignIns:     h.signIns,
@@ -421,7 +427,15 @@ func (h *Host) start(ctx context.Context) error {
 		wg      sync.WaitGroup
 	)
 	if modelName != "" {
-		wg.Go(func() { info, showErr = h.show(ctx, modelName) })
+		news := h.opts.OnStart
+		if news == nil {
+			news = func(StartNews) {}
+		}
+		news(StartNews{Model: modelName})
+		wg.Go(func() {
+			info, showErr = h.show(ctx, modelName)
+			news(StartNews{Model: modelName, Done: true, Err: showErr})
+		})
 	}
 	startErrs := h.manager.Start(ctx)
 	wg.Wait()
@@ -454,6 +468,16 @@ func (h *Host) start(ctx context.Context) error {
 		h.embedder = h.newEmbedder()
 	}
 	return nil
+}
+
+// serverNews passes the manager's news of the servers' start on to
+// Options.OnStart, if set.
+func (h *Host) serverNews() func(servers.StartNews) {
+	on := h.opts.OnStart
+	if on == nil {
+		return nil
+	}
+	return func(n servers.StartNews) { on(StartNews{Starting: n.Starting, Server: n.Server, Err: n.Err}) }
 }
 
 // newEmbedder returns what ranks tools by meaning with the embed-model

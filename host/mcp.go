@@ -30,6 +30,19 @@ type (
 	ListChange = servers.Change
 )
 
+// StartNews is news of a Host's start, for Options.OnStart: the servers
+// being started (Starting, sent once, first), one server's outcome
+// (Server, ready when Err is nil), or the model the engine is asked about
+// (Model, sent when asked and again with Done when answered, with Err if
+// it failed).
+type StartNews struct {
+	Starting []string
+	Server   string
+	Model    string
+	Done     bool
+	Err      error
+}
+
 // ErrUnknownPrompt matches the error of a prompt name no server offers;
 // ErrPromptArguments the error of a prompt asked for without an argument
 // it requires.

@@ -99,6 +99,16 @@ type ToolProgress struct {
 	Status string
 }
 
+// ToolCallApproved is sent when a call that waited for the user's answer
+// to an approval question is allowed and sent to its server, between its
+// ToolCallStarted and ToolCallFinished. The call's Duration counts from
+// here: the time the user took to answer is not the tool's.
+type ToolCallApproved struct {
+	Call   ToolCall
+	Server string
+	Tool   string
+}
+
 // ToolCallRepaired is sent before ToolCallStarted when a call's arguments
 // were repaired to fit the tool's schema.
 type ToolCallRepaired struct {
@@ -177,6 +187,7 @@ func (ModelCallFinished) event()    {}
 func (ToolCallStarted) event()      {}
 func (ToolCallFinished) event()     {}
 func (ToolProgress) event()         {}
+func (ToolCallApproved) event()     {}
 func (ToolCallRepaired) event()     {}
 func (ToolCallRejected) event()     {}
 func (HistoryTrimmed) event()       {}

@@ -633,6 +633,13 @@ func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event
 						send(ToolProgress{Call: d.call, Server: d.server, Tool: d.tool, Progress: p.Progress, Total: p.Total,
 							Message: termtext.Line(p.Message), Status: p.Status})
 					})
+					// Nor is the wait for the user's approval: the call
+					// is timed from the answer. The approval layer calls
+					// this on this goroutine, inside callOne.
+					pctx = tool.WithApproved(pctx, func() {
+						start = time.Now()
+						send(ToolCallApproved{Call: d.call, Server: d.server, Tool: d.tool})
+					})
 					content = r.callOne(pctx, d.call)
 					<-slots
 				case <-ctx.Done():

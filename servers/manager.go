@@ -120,6 +120,19 @@ type Options struct {
 	// OnSecret receives the secrets that sign-ins bring (tokens, a
 	// registered client's secret), for masking.
 	OnSecret func(...string)
+	// OnStart hears how Start goes, for a display of it: first the names
+	// of the servers it starts, then each one's outcome as it comes, from
+	// the starting goroutines (possibly at once). Nil hears nothing.
+	OnStart func(StartNews)
+}
+
+// StartNews is news of Start for Options.OnStart: either Starting, the
+// servers being started (sent once, first), or the outcome of one of them,
+// Server, ready when Err is nil.
+type StartNews struct {
+	Starting []string
+	Server   string
+	Err      error
 }
 
 // State is where a server is in its life.
@@ -167,6 +180,7 @@ type Manager struct {
 	sample       sampling.Func
 	logLevel     string
 	onChange     func(Change)
+	onStart      func(StartNews)
 	progress     progressTable
 	schemas      schemaCache
 	builtin      func(context.Context, config.ServerSpec) (*mcp.Server, error)
@@ -225,6 +239,7 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 		sample:       opts.Sampling,
 		logLevel:     opts.LogLevel,
 		onChange:     opts.OnChange,
+		onStart:      opts.OnStart,
 		builtin:      opts.Builtin,
 		restartDelay: positive(opts.RestartDelay, defaultRestartDelay),
 		readyWait:    positive(opts.ReadyWait, defaultReadyWait),
@@ -319,6 +334,19 @@ func (m *Manager) Start(ctx context.Context) []error {
 	m.started = true
 	results := make([]*StartError, len(m.servers))
 	var wg sync.WaitGroup
+	onStart := m.onStart
+	if onStart == nil {
+		onStart = func(StartNews) {}
+	}
+	var starting []string
+	for _, s := range m.servers {
+		if s.startErr == nil && s.state == StateStarting {
+			starting = append(starting, s.spec.Name)
+		}
+	}
+	if len(starting) > 0 {
+		onStart(StartNews{Starting: starting})
+	}
 	for i, s := range m.servers {
 		switch {
 		case s.startErr != nil:
@@ -329,6 +357,11 @@ func (m *Manager) Start(ctx context.Context) []error {
 			wg.Go(func() {
 				defer m.work.Done()
 				results[i] = m.bringUp(ctx, s, epoch, true)
+				news := StartNews{Server: s.spec.Name}
+				if results[i] != nil {
+					news.Err = results[i]
+				}
+				onStart(news)
 			})
 		}
 	}

@@ -80,11 +80,19 @@ func ToolRecords(tools []host.ToolInfo) []ToolRecord {
 // chat, where servers keep running) adds the uptime and PID and marks the
 // states (● ready). Why a server failed follows the table, in full.
 func ServerTable(w io.Writer, infos []host.ServerInfo, live bool, mask func(string) string) {
+	ServerTableFit(w, infos, live, mask, 0)
+}
+
+// ServerTableFit is ServerTable for a terminal width columns wide (0: any
+// width): each row of the table is cut to fit, ending in "…", and why a
+// server failed is word-wrapped, kept whole.
+func ServerTableFit(w io.Writer, infos []host.ServerInfo, live bool, mask func(string) string, width int) {
 	if len(infos) == 0 {
 		fmt.Fprintln(w, "no MCP servers configured")
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var table strings.Builder
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	header := "SERVER\tSTATE\tTRANSPORT\tTOOLS\tSTART\t~TOKENS"
 	if live {
 		header += "\tUPTIME\tPID"
@@ -113,9 +121,10 @@ func ServerTable(w io.Writer, infos []host.ServerInfo, live bool, mask func(stri
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
+	io.WriteString(w, FitLines(table.String(), width))
 	for _, s := range infos {
 		if s.Err != nil && (s.State == servers.StateFailed || s.State == servers.StateRestarting) {
-			fmt.Fprintf(w, "\n%s\n", Sanitize(mask(s.Err.Error())))
+			fmt.Fprintf(w, "\n%s\n", wrapText(Sanitize(mask(s.Err.Error())), width))
 		}
 	}
 }
@@ -151,6 +160,18 @@ func stateLabel(s host.ServerInfo, live bool) string {
 // each, with what each server's tools cost (costs: tokens by tool name);
 // only, when not empty, keeps one server. Servers without tools say why.
 func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string) {
+	ToolSummaryFit(w, infos, tools, costs, only, 0)
+}
+
+// ToolSummaryFit is ToolSummary with every line cut to width columns
+// (0: any width), ending in "…" where cut.
+func ToolSummaryFit(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string, width int) {
+	if width > 0 {
+		var b strings.Builder
+		out := w
+		defer func() { io.WriteString(out, FitLines(b.String(), width)) }()
+		w = &b
+	}
 	if len(infos) == 0 {
 		fmt.Fprintln(w, "No MCP servers are configured: the model has no tools.")
 		return

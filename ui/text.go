@@ -47,6 +47,9 @@ type TextOptions struct {
 type Text struct {
 	opts TextOptions
 	spin spinner
+	// act is what the spinner shows; style colours the lines on Err.
+	act   activity
+	style Style
 	// turn is the text streamed in the current model call; only the last
 	// call's text is the answer, which gets the Markdown rendering.
 	turn     strings.Builder
@@ -67,7 +70,7 @@ func NewText(opts TextOptions) *Text {
 	if opts.Width <= 0 {
 		opts.Width = 80
 	}
-	t := &Text{opts: opts, spin: spinner{w: opts.Err}}
+	t := &Text{opts: opts, spin: spinner{w: opts.Err, width: opts.Width}, style: NewStyle(opts.ErrTTY, opts.NoColor)}
 	if opts.OutTTY {
 		size := opts.Size
 		if size == nil {
@@ -85,24 +88,28 @@ func (t *Text) Handle(ev runner.Event) {
 	switch ev := ev.(type) {
 	case runner.ModelCallStarted:
 		t.turn.Reset()
-		t.spinner("waiting for the model…")
+		t.act.waitModel(time.Now())
+		t.spinner()
 	case runner.ThinkingDelta:
 		if t.opts.HideThinking || !t.opts.ErrTTY || t.opts.Quiet {
 			return
 		}
 		t.spin.Stop()
+		t.act.modelDone() // its text is on screen: no spinner over it
 		if t.think == nil {
 			t.think = newThinkingView(t.opts.Err, t.opts.Width, t.opts.NoColor, time.Now())
 		}
 		t.think.write(t.thought.Write(ev.Text))
 	case runner.TextDelta:
 		t.spin.Stop()
+		t.act.modelDone() // its text is on screen: no spinner over it
 		t.endThinking()
 		// The model's text never drives the terminal, nor reaches a file
 		// or pipe with escape sequences in it: piped output is plain text.
 		t.writeAnswer(t.answer.Write(ev.Text))
 	case runner.ModelCallFinished:
 		t.spin.Stop()
+		t.act.modelDone()
 		t.endThinking()
 		t.writeAnswer(t.answer.Flush())
 		if t.view != nil {
@@ -117,14 +124,23 @@ func (t *Text) Handle(ev runner.Event) {
 			io.WriteString(t.opts.Out, "\n")
 		}
 	case runner.ToolCallStarted:
-		t.spinner(fmt.Sprintf("running %s…", toolLabel(ev.Server, ev.Tool, ev.Call.Name)))
+		t.act.started(ev, time.Now())
+		t.spinner()
+	case runner.ToolCallApproved:
+		// The question is answered: the call runs, timed from now.
+		t.act.approved(ev, time.Now())
+		t.spinner()
 	case runner.ToolProgress:
-		t.spinner(fmt.Sprintf("running %s… %s", toolLabel(ev.Server, ev.Tool, ev.Call.Name), ProgressText(ev)))
+		t.act.progressed(ev)
+		t.spinner()
 	case runner.ToolCallFinished:
 		t.spin.Stop()
+		t.act.finished(ev)
 		if !t.opts.Quiet {
-			fmt.Fprintln(t.opts.Err, ToolLine(ev))
+			fmt.Fprintln(t.opts.Err, t.toolLine(ev))
 		}
+		// Calls still in flight beside it keep their spinner.
+		t.spinner()
 	case runner.Warning:
 		t.Warn(ev.Message)
 	}
@@ -161,17 +177,43 @@ func dim(noColor bool, s string) string {
 	return "\x1b[2m" + s + "\x1b[22m"
 }
 
-func (t *Text) spinner(label string) {
-	if t.opts.ErrTTY && !t.opts.Quiet {
-		t.spin.Start(label)
+// spinner shows the activity on a terminal, unless there is none or a
+// question has the terminal.
+func (t *Text) spinner() {
+	if t.opts.ErrTTY && !t.opts.Quiet && t.act.showing() {
+		t.spin.Start(func() string { return t.act.line(time.Now(), t.style) })
 	}
 }
 
 // Pause stops the spinner so that something else (a question to the user)
-// can use the terminal; the next event starts it again when needed. The
-// answer so far is committed: the question goes below it.
+// can use the terminal, until Resume or the call's approval. The answer
+// so far is committed: the question goes below it.
 func (t *Text) Pause() {
+	t.act.setPaused(true)
 	t.spin.Stop()
+	t.flushAnswer()
+}
+
+// Interrupt prints something (a notice) with the spinner out of its way
+// and below the answer so far, then shows the spinner again unless a
+// question has the terminal.
+func (t *Text) Interrupt(print func()) {
+	t.spin.Stop()
+	t.flushAnswer()
+	print()
+	t.spinner()
+}
+
+// Resume shows the spinner again, if anything is still in progress, once
+// a question is answered.
+func (t *Text) Resume() {
+	t.act.setPaused(false)
+	t.spinner()
+}
+
+// flushAnswer commits the live part of the answer, so that what is
+// printed next goes below it and is never erased with it.
+func (t *Text) flushAnswer() {
 	if t.view != nil {
 		t.view.Flush()
 	}
@@ -184,8 +226,13 @@ func (t *Text) Warn(msg string) {
 		t.view.Flush() // the warning goes below the answer so far
 	}
 	if !t.opts.Quiet {
-		Warn(t.opts.Err, msg)
+		width := 0
+		if t.opts.ErrTTY {
+			width = t.opts.Width
+		}
+		WarnStyled(t.opts.Err, t.style, width, msg)
 	}
+	t.spinner()
 }
 
 // Warn prints msg as one "warning: ..." line on w, cleaned with Sanitize:

@@ -23,6 +23,8 @@
 //	-ignore-eof         keep running after stdin closes
 //	-id NAME            what the whoami tool answers, to tell servers apart
 //	-start-delay D      wait D (a Go duration) before serving
+//	-start-gate PATH    open PATH (a named pipe) before serving: the start
+//	                    waits until a test opens the pipe for writing
 //
 // The environment variable FAULTSERVER_VARIANT changes the server without
 // changing its command line (which is what a tool-list cache keys on):
@@ -66,7 +68,7 @@ func main() {
 
 type options struct {
 	trace, pidfile, stderr, message, banner, state string
-	id, startDelay                                 string
+	id, startDelay, startGate                      string
 	code, exitStarts, exitAfter, many              int
 	exitAtStart, hangInit, grandchild, escape      bool
 	ignoreTerm, ignoreEOF, sleeper                 bool
@@ -90,6 +92,7 @@ func run() int {
 	flag.BoolVar(&o.escape, "escape", false, "with -grandchild: the grandchild leaves the process group")
 	flag.StringVar(&o.id, "id", "", "what the whoami tool answers")
 	flag.StringVar(&o.startDelay, "start-delay", "", "wait this long before serving")
+	flag.StringVar(&o.startGate, "start-gate", "", "open this named pipe before serving (a gate a test opens)")
 	flag.BoolVar(&o.ignoreTerm, "ignore-term", false, "ignore SIGTERM")
 	flag.BoolVar(&o.ignoreEOF, "ignore-eof", false, "keep running after stdin closes")
 	flag.BoolVar(&o.sleeper, "sleeper", false, "internal: be the grandchild")
@@ -114,6 +117,13 @@ func run() int {
 	if d, err := time.ParseDuration(o.startDelay); err == nil {
 		fmt.Fprintln(os.Stderr, "fault: warming up for", d)
 		time.Sleep(d)
+	}
+	if o.startGate != "" {
+		// Opening a named pipe for reading blocks until a writer opens it.
+		fmt.Fprintln(os.Stderr, "fault: waiting at the gate")
+		if g, err := os.Open(o.startGate); err == nil {
+			g.Close()
+		}
 	}
 	if o.exitAtStart || f.exitThisStart() {
 		fmt.Fprintln(os.Stderr, o.message)

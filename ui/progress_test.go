@@ -1,0 +1,235 @@
+package ui
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/runner"
+)
+
+func TestStyleColoursOnlyOnATerminalWithoutNoColor(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		st      Style
+		want    []string // OK, Fail, Warning, Error, Question, Dim of "x"
+		colored bool
+	}{
+		{"terminal", NewStyle(true, false), []string{"\x1b[32mx\x1b[39m", "\x1b[31mx\x1b[39m", "\x1b[33mx\x1b[39m",
+			"\x1b[1;31mx\x1b[22;39m", "\x1b[1;36mx\x1b[22;39m", "\x1b[2mx\x1b[22m"}, true},
+		{"NO_COLOR", NewStyle(true, true), []string{"x", "x", "x", "x", "x", "x"}, false},
+		{"piped", NewStyle(false, false), []string{"x", "x", "x", "x", "x", "x"}, false},
+	} {
+		got := []string{tc.st.OK("x"), tc.st.Fail("x"), tc.st.Warning("x"), tc.st.Error("x"), tc.st.Question("x"), tc.st.Dim("x")}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%s: style %d = %q, want %q", tc.name, i, got[i], tc.want[i])
+			}
+		}
+		if tc.st.Color() != tc.colored {
+			t.Errorf("%s: Color() = %v", tc.name, tc.st.Color())
+		}
+	}
+}
+
+func TestFitCutsToTheTerminalWidth(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"short", 10, "short"},
+		{"exactly ten", 11, "exactly ten"},
+		{"a line that is too long", 10, "a line th…"},
+		{"世界世界世界", 7, "世界世…"}, // wide characters count two
+		{"\x1b[32m✓\x1b[39m done and more", 8, "\x1b[32m✓\x1b[39m done …"},
+		{"no terminal, no cut", 0, "no terminal, no cut"},
+	} {
+		got := Fit(tc.in, tc.width)
+		if got != tc.want {
+			t.Errorf("Fit(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
+		}
+		if tc.width > 0 && ansi.StringWidth(got) > tc.width {
+			t.Errorf("Fit(%q, %d) is %d columns wide", tc.in, tc.width, ansi.StringWidth(got))
+		}
+	}
+}
+
+func TestStyledToolLineIsColouredAndFits(t *testing.T) {
+	ev := runner.ToolCallFinished{Call: provider.ToolCall{Name: "fs__read", Arguments: map[string]any{"path": strings.Repeat("x", 50)}},
+		Server: "fs", Tool: "read", Duration: 1500 * time.Millisecond, Output: "contents"}
+	line := StyledToolLine(ev, NewStyle(true, false), 40)
+	if !strings.HasPrefix(line, "\x1b[32m✓\x1b[39m fs › read ") {
+		t.Errorf("the ✓ is not green: %q", line)
+	}
+	if w := ansi.StringWidth(line); w != 40 || !strings.HasSuffix(ansi.Strip(line), "…") {
+		t.Errorf("%d columns, not cut with …: %q", w, line)
+	}
+	ev.IsError = true
+	if line := StyledToolLine(ev, NewStyle(true, false), 0); !strings.HasPrefix(line, "\x1b[31m✗\x1b[39m") || !strings.Contains(line, "\x1b[2m· 1.5s · contents\x1b[22m") {
+		t.Errorf("not a red ✗ with dim metadata: %q", line)
+	}
+	if line := StyledToolLine(ev, NewStyle(true, true), 0); strings.Contains(line, "\x1b") || line != ToolLine(ev) {
+		t.Errorf("NO_COLOR: %q, want %q", line, ToolLine(ev))
+	}
+}
+
+func TestActivityLineCountsFromTheApproval(t *testing.T) {
+	var a activity
+	t0 := time.Now()
+	st := Style{}
+	a.waitModel(t0)
+	if got := a.line(t0.Add(3200*time.Millisecond), st); got != "waiting for the model… 3.2s" {
+		t.Errorf("model: %q", got)
+	}
+	call := provider.ToolCall{ID: "c1", Name: "fs__read"}
+	a.started(runner.ToolCallStarted{Call: call, Server: "fs", Tool: "read"}, t0)
+	if got := a.line(t0.Add(1400*time.Millisecond), st); got != "running fs › read… 1.4s" {
+		t.Errorf("tool: %q", got)
+	}
+	// A question is on screen: nothing is drawn over it.
+	a.setPaused(true)
+	if a.showing() {
+		t.Error("the spinner shows over a question")
+	}
+	// The user answers yes at t0+10s: the call's time starts there.
+	a.approved(runner.ToolCallApproved{Call: call, Server: "fs", Tool: "read"}, t0.Add(10*time.Second))
+	if !a.showing() {
+		t.Error("no spinner after the approval")
+	}
+	a.progressed(runner.ToolProgress{Call: call, Progress: 2, Total: 5, Message: "reading"})
+	if got := a.line(t0.Add(11*time.Second), st); got != "running fs › read… 1.0s · 2/5 (40%) reading" {
+		t.Errorf("after approval: %q", got)
+	}
+	other := provider.ToolCall{ID: "c2", Name: "git__log"}
+	a.started(runner.ToolCallStarted{Call: other, Server: "git", Tool: "log"}, t0.Add(11*time.Second))
+	if got := a.line(t0.Add(12*time.Second), st); got != "running git › log… 1.0s (+1 more)" {
+		t.Errorf("two calls: %q", got)
+	}
+	a.finished(runner.ToolCallFinished{Call: other})
+	a.finished(runner.ToolCallFinished{Call: call})
+	if a.showing() {
+		t.Error("a spinner with nothing in flight")
+	}
+}
+
+// syncBuffer is a bytes.Buffer the spinner's goroutine may write to.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// waitFor polls the spinner's output (it draws every 100ms, with no
+// event to wait on) until it holds want.
+func (s *syncBuffer) waitFor(t *testing.T, want string) {
+	t.Helper()
+	s.waitForAfter(t, 0, want)
+}
+
+// waitForAfter waits for want in what was written after the first mark
+// bytes.
+func (s *syncBuffer) waitForAfter(t *testing.T, mark int, want string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(s.String()[mark:], want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("never wrote %q; wrote %q", want, s.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestSpinnerShowsProgressAndComesBackAfterAQuestion(t *testing.T) {
+	var errOut syncBuffer
+	o := NewText(TextOptions{Out: &bytes.Buffer{}, Err: &errOut, ErrTTY: true, Width: 60, NoColor: true})
+	call := provider.ToolCall{ID: "c1", Name: "fs__read"}
+	o.Handle(runner.ToolCallStarted{Call: call, Server: "fs", Tool: "read"})
+	o.Handle(runner.ToolProgress{Call: call, Server: "fs", Tool: "read", Progress: 1, Total: 4})
+	errOut.waitFor(t, "running fs › read… 0.")
+	errOut.waitFor(t, "s · 1/4 (25%)")
+	o.Pause()
+	if !strings.HasSuffix(errOut.String(), "\r\x1b[2K") {
+		t.Errorf("the spinner stays over a question: %q", errOut.String())
+	}
+	// The answer comes: the call is shown again, its time from zero.
+	mark := len(errOut.String())
+	o.Handle(runner.ToolCallApproved{Call: call, Server: "fs", Tool: "read"})
+	errOut.waitForAfter(t, mark, "running fs › read… 0.0s · 1/4 (25%)")
+	o.Handle(runner.ToolCallFinished{Call: call, Server: "fs", Tool: "read", Output: "ok"})
+	if !strings.HasSuffix(errOut.String(), "\r\x1b[2K✓ fs › read {} · 0µs · ok\n") {
+		t.Errorf("the spinner was not cleared before the tool line: %q", errOut.String())
+	}
+}
+
+func TestWarnStyledIsYellowAndWrapsWhole(t *testing.T) {
+	var b bytes.Buffer
+	WarnStyled(&b, NewStyle(true, false), 30, "the server fs logged an error that is long")
+	want := "\x1b[33mwarning:\x1b[39m the server fs logged\n         an error that is long\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	WarnStyled(&b, NewStyle(false, false), 0, "plain \x1b[31mred\x1b[0m")
+	if b.String() != "warning: plain red\n" {
+		t.Errorf("piped: %q", b.String())
+	}
+}
+
+func TestStartupShowsEachServerAsItAnswers(t *testing.T) {
+	var w syncBuffer
+	s := NewStartup(&w, true, 80, Style{})
+	s.Handle(host.StartNews{Model: "tiny"})
+	s.Handle(host.StartNews{Starting: []string{"fs", "slow", "bad"}})
+	w.waitFor(t, "starting model tiny…, fs…, slow…, bad… ")
+	s.Handle(host.StartNews{Model: "tiny", Done: true})
+	s.Handle(host.StartNews{Server: "fs"})
+	s.Handle(host.StartNews{Server: "bad", Err: errors.New("exit 1")})
+	w.waitFor(t, "starting fs ✓, slow…, bad ✗ ")
+	s.Handle(host.StartNews{Server: "slow"})
+	if !strings.HasSuffix(w.String(), "\r\x1b[2K") {
+		t.Errorf("the line stays once all have answered: %q", w.String())
+	}
+
+	var piped bytes.Buffer
+	p := NewStartup(&piped, false, 0, Style{})
+	p.Handle(host.StartNews{Starting: []string{"fs"}})
+	p.Handle(host.StartNews{Server: "fs"})
+	p.Stop()
+	if piped.Len() != 0 {
+		t.Errorf("piped: %q", piped.String())
+	}
+}
+
+func TestNoSpinnerOverAStreamingAnswer(t *testing.T) {
+	var errOut syncBuffer
+	o := NewText(TextOptions{Out: &errOut, Err: &errOut, ErrTTY: true, Width: 60, NoColor: true})
+	o.Handle(runner.ModelCallStarted{Step: 1})
+	o.Handle(runner.TextDelta{Text: "The answer so far"})
+	// A notice or a warning while the answer streams does not bring the
+	// spinner back over it.
+	o.Interrupt(func() {})
+	o.Handle(runner.Warning{Message: "careful"})
+	o.Handle(runner.ModelCallFinished{Step: 1})
+	if s := errOut.String(); strings.Contains(s[strings.Index(s, "The answer"):], "waiting for the model") {
+		t.Errorf("the spinner came back over the answer: %q", s)
+	}
+}
