@@ -30,7 +30,8 @@ func TestChatMCPLoginSignsInAndTheServerIsUsed(t *testing.T) {
 	env := append(chatEnv(t, ollama.URL), "BROWSER="+self, fakeBrowserEnv+"="+s.browserLog,
 		"HOME="+s.home, "XDG_STATE_HOME="+filepath.Join(s.home, ".local", "state"))
 	term := startTerminal(t, s.dir, env, "-m", "ollama:tiny")
-	term.waitFor("0/1 servers ready")
+	// The chat says so by itself, in its header or as the start fails.
+	term.waitFor("remote needs a sign-in: /mcp login remote")
 	term.typeLine("/servers")
 	screen := term.waitFor("needs a sign-in")
 	if !strings.Contains(screen, "/mcp login remote") {

@@ -156,11 +156,13 @@ func (c *Chat) readLine(ctx context.Context) (string, error) {
 	ed.insertPaste(strings.TrimRight(ahead, "\n"))
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	defer c.editing(p)()
-	if _, err := p.Run(); err != nil {
+	_, err := p.Run()
+	// The news shown above the input, and the whole input, go to the
+	// scrollback from here: the editor's own view is cut to the screen.
+	fmt.Fprint(c.opts.Out, ed.noticeLines())
+	if err != nil {
 		return "", err
 	}
-	// The whole input goes to the scrollback from here: the editor's own
-	// view is cut to the screen.
 	fmt.Fprint(c.opts.Out, ed.echo())
 	return ed.value, ed.err
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/session"
+	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/ui"
 )
 
@@ -43,11 +44,11 @@ func commands() []command {
 		{"/save", "FILE", "save the conversation (JSON: model and messages)", (*Chat).cmdSave},
 		{"/load", "FILE", "load a conversation saved with /save", (*Chat).cmdLoad},
 		{"/usage", "", "tokens of the session and of the last turn", (*Chat).cmdUsage},
-		{"/quit", "", "leave (also /exit, Ctrl-D)", func(*Chat, context.Context, io.Writer, []string) bool { return true }},
 		{"/copy", "", "copy the last answer to the clipboard (OSC 52)", (*Chat).cmdCopy},
 		{"/retry", "", "run the last prompt again, dropping its answer", (*Chat).cmdRetry},
 		{"/undo", "", "drop the last turn: the prompt and all after it", (*Chat).cmdUndo},
 		{"/compact", "[TURNS]", "have the model summarise older turns to free the window", (*Chat).cmdCompact},
+		{"/quit", "", "leave (also /exit, Ctrl-D)", func(*Chat, context.Context, io.Writer, []string) bool { return true }},
 	}
 }
 
@@ -104,8 +105,8 @@ Keys: Enter sends · Alt+Enter or a trailing \ start a new line · Up/Down brows
       Ctrl-R searches it · Ctrl-X Ctrl-E edits the input in $EDITOR · Ctrl-L clears the
       screen · Ctrl-Z suspends · Tab completes commands, servers, tools (server__tool),
       prompts, their arguments, @SERVER:URI resources and @path files (@path attaches a
-      file) · Esc or Ctrl-C cancel the running turn; Ctrl-C clears the input · Ctrl-D on
-      an empty line (or Ctrl-C twice) quits
+      file) · Esc or Ctrl-C cancel the running turn; Ctrl-C clears the input
+      Ctrl-D on an empty line (or Ctrl-C twice) quits
 `)
 	return false
 }
@@ -427,10 +428,26 @@ func (c *Chat) serversLine() string {
 	}
 	// Servers start in the background; saying so keeps "0/1 ready" from
 	// reading as a failure while they are still on their way.
+	line := fmt.Sprintf("%d/%d servers ready, %d tools", ready, total, len(c.tools()))
 	if starting > 0 {
-		return fmt.Sprintf("%d/%d servers ready (%d starting), %d tools", ready, total, starting, len(c.tools()))
+		line = fmt.Sprintf("%d/%d servers ready (%d starting), %d tools", ready, total, starting, len(c.tools()))
 	}
-	return fmt.Sprintf("%d/%d servers ready, %d tools", ready, total, len(c.tools()))
+	if names := c.needSignIn(); len(names) > 0 {
+		line += fmt.Sprintf(" · %s needs a sign-in: /mcp login %s", strings.Join(names, ", "), names[0])
+	}
+	return line
+}
+
+// needSignIn names the servers that did not start for want of an OAuth
+// sign-in, which /mcp login gives them.
+func (c *Chat) needSignIn() []string {
+	var names []string
+	for _, s := range c.statuses() {
+		if s.State != servers.StateReady && (errors.Is(s.Err, host.ErrSignIn) || errors.Is(s.StartErr, host.ErrSignIn)) {
+			names = append(names, termtext.Line(s.Name))
+		}
+	}
+	return names
 }
 
 // samePath reports whether a and b name the same file.

@@ -10,6 +10,8 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/mcphost/mcphost/ui"
 )
 
 // Input outcomes besides a submitted line.
@@ -44,7 +46,11 @@ type editor struct {
 	done      bool
 	value     string // what is sent: the input with its pastes expanded
 	shown     string // what the box showed, for the scrollback
-	err       error
+	// notices came from the servers while the prompt was up; they are
+	// drawn above it, as part of its frame, because a line printed above
+	// an inline program before its first frame lands at the screen's top.
+	notices []string
+	err     error
 
 	// pastes are the long pastes folded into placeholders, in order.
 	pastes []paste
@@ -116,6 +122,9 @@ func (e *editor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return e, nil
 	case editedMsg:
 		e.edited(msg)
+		return e, nil
+	case noticeMsg:
+		e.notices = append(e.notices, string(msg))
 		return e, nil
 	case tea.KeyPressMsg:
 		if e.search != nil {
@@ -320,7 +329,31 @@ func (e *editor) text() string {
 	if e.hint != "" {
 		v += "\n" + e.hint
 	}
+	if n := len(e.notices); n > 0 {
+		// The latest few, above the input, each cut to one row: the
+		// frame must stay short. All of them reach the scrollback once
+		// the prompt ends.
+		var rows []string
+		for _, msg := range e.notices[max(0, n-maxNoticeRows):] {
+			rows = append(rows, ui.Fit(msg, e.ta.Width()))
+		}
+		v = strings.Join(rows, "\n") + "\n" + v
+	}
 	return v
+}
+
+// noticeMsg is news from a server that came while the prompt is edited.
+type noticeMsg string
+
+// maxNoticeRows is how many notices the prompt shows above the input.
+const maxNoticeRows = 5
+
+// noticeLines is every notice shown while editing, for the scrollback.
+func (e *editor) noticeLines() string {
+	if len(e.notices) == 0 {
+		return ""
+	}
+	return strings.Join(e.notices, "\n") + "\n"
 }
 
 // echo is the submitted input as the scrollback keeps it, every row of

@@ -229,3 +229,27 @@ func TestTypeAheadKeepsWhatWasTyped(t *testing.T) {
 		})
 	}
 }
+
+// TestEditorShowsNoticesAboveTheInput: news from a server while the
+// prompt is up is drawn in the prompt's own frame (a line printed above
+// an inline program before its first frame would land on the screen's
+// top row), cut to the width, and all of it reaches the scrollback.
+func TestEditorShowsNoticesAboveTheInput(t *testing.T) {
+	e := newEditor(nil, nil, 40, true)
+	e.Update(tea.WindowSizeMsg{Width: 40, Height: 30})
+	for i := range 7 {
+		e.Update(noticeMsg(fmt.Sprintf("· server %d changed its tools: a long list of what changed", i)))
+	}
+	view := e.text()
+	if strings.Contains(view, "server 1 ") || !strings.Contains(view, "server 2 ") || !strings.Contains(view, "server 6 ") {
+		t.Errorf("the prompt shows other than the last five notices:\n%s", view)
+	}
+	for _, row := range strings.Split(view, "\n") {
+		if w := ansi.StringWidth(row); w > 40 {
+			t.Errorf("a row is %d columns wide on a 40-column terminal: %q", w, row)
+		}
+	}
+	if got := strings.Count(e.noticeLines(), "\n"); got != 7 {
+		t.Errorf("%d notices for the scrollback, want all 7", got)
+	}
+}

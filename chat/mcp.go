@@ -384,7 +384,7 @@ func (c *Chat) notice(msg string) {
 	c.mu.Unlock()
 	if editor != nil {
 		// Send gives up once the editor has ended.
-		editor.Send(tea.Println("· " + msg)())
+		editor.Send(noticeMsg("· " + msg))
 	}
 }
 

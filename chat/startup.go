@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/charmbracelet/x/ansi"
@@ -22,6 +23,10 @@ func (c *Chat) ServerStarted(n host.StartNews) {
 	}
 	st := ui.NewStyle(true, c.opts.NoColor)
 	name := termtext.Line(n.Server)
+	if errors.Is(n.Err, host.ErrSignIn) {
+		c.notice(fmt.Sprintf("%s server %s needs a sign-in: /mcp login %s", st.Fail("✗"), name, name))
+		return
+	}
 	if n.Err != nil {
 		c.notice(fmt.Sprintf("%s server %s did not start: %s", st.Fail("✗"), name, termtext.Line(c.opts.Mask(n.Err.Error()))))
 		return
