@@ -51,6 +51,9 @@ type Model struct {
 	Loaded bool
 	// Embeddings makes it an LM Studio embedding model.
 	Embeddings bool
+	// Vision makes it see images: llama.cpp's /props says
+	// modalities.vision (for the first model), LM Studio's type is "vlm".
+	Vision bool
 }
 
 // Options configure a Server.
@@ -170,10 +173,47 @@ type Message struct {
 	Thinking         string `json:"thinking"`
 }
 
-// Text is the message's content as text.
+// Text is the message's content as text; of content in parts, its text
+// parts joined by newlines.
 func (m Message) Text() string {
-	s, _ := m.Content.(string)
-	return s
+	if s, ok := m.Content.(string); ok {
+		return s
+	}
+	var texts []string
+	for _, p := range m.parts() {
+		if p["type"] == "text" {
+			s, _ := p["text"].(string)
+			texts = append(texts, s)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// ImageURLs are the URLs of the message's image_url parts (data URLs as
+// sent), in order; none when its content is a string.
+func (m Message) ImageURLs() []string {
+	var urls []string
+	for _, p := range m.parts() {
+		if p["type"] != "image_url" {
+			continue
+		}
+		img, _ := p["image_url"].(map[string]any)
+		u, _ := img["url"].(string)
+		urls = append(urls, u)
+	}
+	return urls
+}
+
+// parts is content sent as an array of parts.
+func (m Message) parts() []map[string]any {
+	list, _ := m.Content.([]any)
+	parts := make([]map[string]any, 0, len(list))
+	for _, e := range list {
+		if p, ok := e.(map[string]any); ok {
+			parts = append(parts, p)
+		}
+	}
+	return parts
 }
 
 // Server is a scripted OpenAI-compatible server on a loopback port.
@@ -337,7 +377,7 @@ func (s *Server) serveProps(w http.ResponseWriter, r *http.Request) {
 		"default_generation_settings": map[string]any{"n_ctx": cmp.Or(m.ContextLength, 4096), "params": map[string]any{}},
 		"total_slots":                 1,
 		"model_path":                  "/models/" + m.ID + ".gguf",
-		"modalities":                  map[string]bool{"vision": false},
+		"modalities":                  map[string]bool{"vision": m.Vision},
 		"build_info":                  "b6000-openaitest",
 	}
 	if s.opts.TemplateTools != nil {
@@ -364,6 +404,9 @@ func (s *Server) serveLMStudioModels(w http.ResponseWriter, r *http.Request) {
 		}
 		if m.Embeddings {
 			e["type"] = "embeddings"
+		}
+		if m.Vision {
+			e["type"] = "vlm"
 		}
 		data = append(data, e)
 	}

@@ -2,13 +2,16 @@ package openai
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/termtext"
 )
 
 // Chat runs one model call on /chat/completions, streaming. Content and
@@ -84,10 +87,23 @@ func (p *Provider) chat(ctx context.Context, req provider.Request, tools []provi
 
 // wireMessage is a message as the chat-completions API takes it.
 type wireMessage struct {
-	Role       string         `json:"role"`
-	Content    string         `json:"content"`
+	Role string `json:"role"`
+	// Content is a string, or a []wirePart for a message with images.
+	Content    any            `json:"content"`
 	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string         `json:"tool_call_id,omitempty"`
+}
+
+// wirePart is one part of a message whose content is an array: its text
+// or an image, as a data URL.
+type wirePart struct {
+	Type     string        `json:"type"`
+	Text     string        `json:"text,omitempty"`
+	ImageURL *wireImageURL `json:"image_url,omitempty"`
+}
+
+type wireImageURL struct {
+	URL string `json:"url"`
 }
 
 type wireToolCall struct {
@@ -132,12 +148,15 @@ type wireRequest struct {
 // req.NumCtx is not sent.
 func (p *Provider) encodeRequest(req provider.Request, tools []provider.Tool) ([]byte, error) {
 	s := req.Sampling
-	w := wireRequest{Model: req.Model, Messages: make([]wireMessage, len(req.Messages)), Stream: true,
+	w := wireRequest{Model: req.Model, Messages: make([]wireMessage, 0, len(req.Messages)), Stream: true,
 		Temperature: s.Temperature, TopP: s.TopP, TopK: s.TopK, MaxTokens: s.MaxTokens, Seed: s.Seed, Stop: s.Stop}
 	w.StreamOptions.IncludeUsage = true
 	if req.NoThink {
 		w.ChatTemplateKwargs, w.ReasoningEffort = noThink(p.Kind())
 	}
+	// toolImages gathers the images of a run of tool results: the API
+	// takes images only in user messages, so they follow the run in one.
+	var toolImages []wirePart
 	for i, m := range req.Messages {
 		wm := wireMessage{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
 		if m.Role == provider.RoleTool && wm.ToolCallID == "" {
@@ -164,7 +183,25 @@ func (p *Provider) encodeRequest(req provider.Request, tools []provider.Tool) ([
 				wm.ToolCalls[j] = wireToolCall{ID: id, Type: "function", Function: wireFunction{Name: tc.Name, Arguments: string(args)}}
 			}
 		}
-		w.Messages[i] = wm
+		switch {
+		case len(m.Images) == 0:
+		case m.Role == provider.RoleUser:
+			wm.Content = append(textPart(m.Content), imageParts(m.Images)...)
+		case m.Role == provider.RoleTool:
+			toolImages = append(toolImages, textPart("Images from the result of "+m.ToolName+":")...)
+			toolImages = append(toolImages, imageParts(m.Images)...)
+		}
+		w.Messages = append(w.Messages, wm)
+		if len(m.Images) > 0 && m.Role != provider.RoleUser && m.Role != provider.RoleTool {
+			// An assistant or system message (an MCP prompt's) cannot
+			// carry images either.
+			w.Messages = append(w.Messages, wireMessage{Role: string(provider.RoleUser),
+				Content: append(textPart("Images of the previous message:"), imageParts(m.Images)...)})
+		}
+		if len(toolImages) > 0 && (i+1 == len(req.Messages) || req.Messages[i+1].Role != provider.RoleTool) {
+			w.Messages = append(w.Messages, wireMessage{Role: string(provider.RoleUser), Content: toolImages})
+			toolImages = nil
+		}
 	}
 	body, err := json.Marshal(&w)
 	if err != nil {
@@ -182,6 +219,32 @@ func (p *Provider) encodeRequest(req provider.Request, tools []provider.Tool) ([
 	out = append(out, `,"tools":`...)
 	out = append(out, toolsJSON...)
 	return append(out, '}'), nil
+}
+
+// textPart is text as a content part; none for empty text.
+func textPart(text string) []wirePart {
+	if text == "" {
+		return nil
+	}
+	return []wirePart{{Type: "text", Text: text}}
+}
+
+// imageParts are images as content parts, data URLs with their MIME type
+// sniffed from their bytes. The engines decode PNG, JPEG, GIF and WebP;
+// another kind is named in text instead, so the model knows of it and the
+// engine does not refuse the whole request.
+func imageParts(images [][]byte) []wirePart {
+	parts := make([]wirePart, 0, len(images))
+	for _, img := range images {
+		mime := http.DetectContentType(img)
+		switch mime {
+		case "image/png", "image/jpeg", "image/gif", "image/webp":
+			parts = append(parts, wirePart{Type: "image_url", ImageURL: &wireImageURL{URL: "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(img)}})
+		default:
+			parts = append(parts, wirePart{Type: "text", Text: fmt.Sprintf("[image of type %s, %s: not shown, the API takes only PNG, JPEG, GIF and WebP]", mime, termtext.Bytes(len(img)))})
+		}
+	}
+	return parts
 }
 
 func nonNil(args map[string]any) map[string]any {

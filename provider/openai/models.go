@@ -182,14 +182,17 @@ func (p *Provider) detect(models []modelEntry) {
 }
 
 // llamaProps reads llama-server's /props: the window its slots have
-// (--ctx-size), which no request can change, and whether its chat
-// template takes tools.
+// (--ctx-size), which no request can change, whether its chat template
+// takes tools, and whether it can see images (started with --mmproj).
 func (p *Provider) llamaProps(ctx context.Context, infos []provider.ModelInfo) {
 	var props struct {
 		DefaultGenerationSettings struct {
 			NCtx int `json:"n_ctx"`
 		} `json:"default_generation_settings"`
 		ChatTemplateCaps map[string]any `json:"chat_template_caps"`
+		Modalities       struct {
+			Vision bool `json:"vision"`
+		} `json:"modalities"`
 	}
 	if p.getJSON(ctx, p.root.String()+"/props", &props) != nil {
 		return
@@ -209,10 +212,14 @@ func (p *Provider) llamaProps(ctx context.Context, infos []provider.ModelInfo) {
 				infos[i].Capabilities = append(infos[i].Capabilities, provider.CapabilityTools)
 			}
 		}
+		if props.Modalities.Vision {
+			infos[i].Capabilities = append(infos[i].Capabilities, provider.CapabilityVision)
+		}
 	}
 }
 
-// lmStudioModels reads LM Studio's own model list: each model's type, its
+// lmStudioModels reads LM Studio's own model list: each model's type
+// ("vlm" for one that sees images), its
 // trained window (max_context_length) and, for a loaded model, the window
 // it was loaded with, which is the one that counts.
 func (p *Provider) lmStudioModels(ctx context.Context, infos []provider.ModelInfo) {
@@ -245,15 +252,19 @@ func (p *Provider) lmStudioModels(ctx context.Context, infos []provider.ModelInf
 		// models cannot chat at all.
 		info.CapabilitiesAssumed = false
 		info.Capabilities = []string{provider.CapabilityCompletion, provider.CapabilityTools}
-		if m.Type == "embeddings" {
+		switch m.Type {
+		case "embeddings":
 			info.Capabilities = nil
+		case "vlm":
+			info.Capabilities = append(info.Capabilities, provider.CapabilityVision)
 		}
 	}
 }
 
 // ollamaShow asks Ollama's own /api/show what a model it serves at /v1
 // can do: its capabilities (a model without "tools" is then sent none, as
-// on the native path) and its trained context length.
+// on the native path; one with "vision" is sent images, which /v1 takes as
+// image_url parts) and its trained context length.
 func (p *Provider) ollamaShow(ctx context.Context, info *provider.ModelInfo) {
 	body, _ := json.Marshal(map[string]string{"model": info.Name})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.root.String()+"/api/show", bytes.NewReader(body))
@@ -274,9 +285,7 @@ func (p *Provider) ollamaShow(ctx context.Context, info *provider.ModelInfo) {
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(&show) != nil || len(show.Capabilities) == 0 {
 		return
 	}
-	// Images are not sent on this path, so a vision model is treated as
-	// one without: its tools' images reach it described in text.
-	info.Capabilities = slices.DeleteFunc(show.Capabilities, func(c string) bool { return c == provider.CapabilityVision })
+	info.Capabilities = show.Capabilities
 	info.CapabilitiesAssumed = false
 	arch, _ := show.ModelInfo["general.architecture"].(string)
 	if n, ok := show.ModelInfo[arch+".context_length"].(float64); ok && n > 0 {
