@@ -32,6 +32,7 @@ type modelEntry struct {
 // Show describes a model from what the server says about it: whether it
 // serves the model at all (/v1/models), and the model's context window
 // (llama.cpp's /props, vLLM's max_model_len, LM Studio's /api/v0/models)
+// and whether it sees images (/props, /api/v0/models, Ollama's /api/show)
 // where the server says. A server that lists no models (or has no
 // /v1/models) is taken at its word when the model is asked for.
 func (p *Provider) Show(ctx context.Context, model string) (provider.ModelInfo, error) {
