@@ -58,3 +58,35 @@ func TestOpenAIAttachesImagesForVisionModels(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenAIToolImagesReachAVisionModel: the image a real MCP tool returns
+// reaches a llama.cpp vision model in a user message after the tool
+// result, which keeps its text.
+func TestOpenAIToolImagesReachAVisionModel(t *testing.T) {
+	llama := openaitest.NewServer(openaitest.Options{Flavor: openaitest.LlamaCpp, TemplateTools: openaitest.Bool(true), Models: []openaitest.Model{{ID: "gemma-3-4b-it.gguf", Vision: true}}})
+	defer llama.Close()
+	llama.Enqueue(
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "call_1", Name: "everything__get-tiny-image", Arguments: `{}`}}},
+		openaitest.Reply{Content: "A tiny logo."},
+	)
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
+	out := runBinary(t, invocation{args: []string{"-m", "llamacpp:gemma", "--provider-url", llama.BaseURL, "-p", "show me the tiny image"}, dir: dir})
+	if out.code != 0 || out.stdout != "A tiny logo.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+	}
+	reqs := llama.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	msgs := reqs[1].Messages
+	res, img := msgs[len(msgs)-2], msgs[len(msgs)-1]
+	if res.Role != "tool" || res.ToolCallID != "call_1" || !strings.Contains(res.Text(), "[image image/png") {
+		t.Errorf("tool result = %+v", res)
+	}
+	urls := img.ImageURLs()
+	if img.Role != "user" || img.Text() != "Images from the result of everything__get-tiny-image:" ||
+		len(urls) != 1 || !strings.HasPrefix(urls[0], "data:image/png;base64,iVBOR") {
+		t.Errorf("after the result: role %q, text %q, images %d", img.Role, img.Text(), len(urls))
+	}
+}
