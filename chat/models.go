@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -129,27 +128,14 @@ func (c *Chat) suggestModels(ctx context.Context, w io.Writer, name string) {
 // a third of its length in edits (at least 2), ignoring case and the
 // default ":latest" tag; a name one starts the other counts as near.
 func closestNames(name string, names []string, n int) []string {
-	type scored struct {
-		name string
-		d    int
-	}
 	target := strings.ToLower(strings.TrimSuffix(name, ":latest"))
 	limit := max(2, len(target)/3)
-	var near []scored
-	for _, cand := range names {
+	return spell.Nearest(names, n, func(cand string) (int, bool) {
 		c := strings.ToLower(strings.TrimSuffix(cand, ":latest"))
 		d := spell.Distance(target, c)
 		if strings.HasPrefix(c, target) || strings.HasPrefix(target, c) {
 			d = min(d, 1)
 		}
-		if d <= limit {
-			near = append(near, scored{cand, d})
-		}
-	}
-	slices.SortStableFunc(near, func(a, b scored) int { return a.d - b.d })
-	var out []string
-	for _, s := range near[:min(n, len(near))] {
-		out = append(out, s.name)
-	}
-	return out
+		return d, d <= limit
+	})
 }

@@ -3,6 +3,8 @@
 // tool) gets "did you mean" instead of a bare "unknown".
 package spell
 
+import "slices"
+
 // Distance is the optimal string alignment distance between a and b, in
 // runes: an insertion, a deletion, a substitution or a swap of two
 // neighbours each count one, so "modle" is one edit from "model" (plain
@@ -31,4 +33,26 @@ func Distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+// Nearest returns up to n of names, nearest first (ties in their given
+// order), by a distance score gives; a name for which score reports false
+// is too far to suggest.
+func Nearest(names []string, n int, score func(name string) (int, bool)) []string {
+	type scored struct {
+		name string
+		d    int
+	}
+	var near []scored
+	for _, name := range names {
+		if d, ok := score(name); ok {
+			near = append(near, scored{name, d})
+		}
+	}
+	slices.SortStableFunc(near, func(a, b scored) int { return a.d - b.d })
+	out := make([]string, 0, min(n, len(near)))
+	for _, s := range near[:min(n, len(near))] {
+		out = append(out, s.name)
+	}
+	return out
 }

@@ -20,3 +20,17 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestNearest(t *testing.T) {
+	names := []string{"gemma2:2b", "qwen3:8b", "gemma3:4b", "llama3.2"}
+	got := Nearest(names, 2, func(n string) (int, bool) {
+		d := Distance("gema2:2b", n) // 1 and 3 from the first and third
+		return d, d <= 3
+	})
+	if len(got) != 2 || got[0] != "gemma2:2b" || got[1] != "gemma3:4b" {
+		t.Errorf("Nearest = %q, want gemma2:2b then gemma3:4b", got)
+	}
+	if got := Nearest(names, 3, func(string) (int, bool) { return 0, false }); len(got) != 0 {
+		t.Errorf("names too far were suggested: %q", got)
+	}
+}

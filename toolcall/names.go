@@ -119,10 +119,6 @@ func candidates(name string) []string {
 // part (models often drop the server), with a name that contains the other
 // (a shortened "list_dir") counting as nearly equal.
 func (c *Catalog) closest(name string, n int) []string {
-	type scored struct {
-		name string
-		d    int
-	}
 	target := fold(name)
 	score := func(cand string) int {
 		if strings.Contains(cand, target) || strings.Contains(target, cand) {
@@ -130,20 +126,13 @@ func (c *Catalog) closest(name string, n int) []string {
 		}
 		return spell.Distance(target, cand)
 	}
-	var all []scored
-	for _, e := range c.names {
+	return spell.Nearest(c.names, n, func(e string) (int, bool) {
 		d := score(fold(e))
 		if _, tool, ok := strings.Cut(e, "__"); ok {
 			d = min(d, score(fold(tool)))
 		}
-		all = append(all, scored{e, d})
-	}
-	slices.SortStableFunc(all, func(a, b scored) int { return a.d - b.d })
-	var out []string
-	for _, s := range all[:min(n, len(all))] {
-		out = append(out, s.name)
-	}
-	return out
+		return d, true
+	})
 }
 
 func quoteList(names []string) string {
