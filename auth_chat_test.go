@@ -33,7 +33,7 @@ func TestChatMCPLoginSignsInAndTheServerIsUsed(t *testing.T) {
 	// The chat says so by itself, in its header or as the start fails.
 	term.waitFor("remote needs a sign-in: /mcp login remote")
 	term.typeLine("/servers")
-	screen := term.waitFor("needs a sign-in")
+	screen := term.waitFor("needs a sign-in: run mcphost auth login remote")
 	if !strings.Contains(screen, "/mcp login remote") {
 		t.Errorf("the chat does not say how to sign in:\n%s", screen)
 	}

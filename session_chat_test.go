@@ -15,6 +15,9 @@ import (
 func TestTwoChatsKeepBothHistories(t *testing.T) {
 	model := ollamatest.NewServer()
 	defer model.Close()
+	for range 6 {
+		model.Enqueue(ollamatest.Reply{Content: "Noted."})
+	}
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
 	env := chatEnv(t, model.URL)
@@ -27,8 +30,9 @@ func TestTwoChatsKeepBothHistories(t *testing.T) {
 	for i := range 3 {
 		a.typeLine(fmt.Sprint("from a ", i))
 		b.typeLine(fmt.Sprint("from b ", i))
-		a.waitForCount("ok", i+1)
-		b.waitForCount("ok", i+1)
+		// Each answer before the next line: the chats must interleave.
+		a.waitForCount("Noted.", i+1)
+		b.waitForCount("Noted.", i+1)
 	}
 	a.typeLine("/quit")
 	b.typeLine("/quit")
