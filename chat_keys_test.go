@@ -72,7 +72,9 @@ func TestChatLongPasteIsFoldedAndSentWhole(t *testing.T) {
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Read them all."})
 	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
-	term.waitFor("/help for commands")
+	// The prompt is up, so the terminal knows it takes bracketed pastes:
+	// tmux marks a paste only for a program that asked.
+	term.waitFor("Ask anything")
 
 	var lines []string
 	for i := range 300 {
