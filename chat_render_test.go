@@ -22,11 +22,6 @@ func (term *terminal) scrollback() string {
 	return term.tmux("capture-pane", "-p", "-J", "-S", "-")
 }
 
-// rows is the whole pane, its history included, row by row.
-func (term *terminal) rows() []string {
-	return strings.Split(term.tmux("capture-pane", "-p", "-S", "-"), "\n")
-}
-
 // answerTurn runs one prompt in mode ("chat" or "-p") against reply and
 // returns the terminal once the answer, which ends with last, is complete.
 // act, when not nil, runs once the reply may start.
