@@ -137,6 +137,27 @@ func TestChatKeepsTextTypedDuringAnAnswer(t *testing.T) {
 	}
 }
 
+// TestChatCtrlDTypedDuringATurnQuits: Ctrl-D typed as an answer ends
+// leaves the chat once the turn is over, as a shell leaves on a Ctrl-D
+// typed ahead; the answer is not cut short.
+func TestChatCtrlDTypedDuringATurnQuits(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	ollama.Enqueue(ollamatest.Reply{Content: "Whole answer.", Hold: hold})
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+	term.waitFor("/help for commands")
+
+	term.typeLine("a question")
+	waitFor(t, func() bool { return ollama.RequestCount() == 1 })
+	term.keys("C-d")
+	close(hold)
+	term.waitFor("Whole answer.")
+	if code := term.waitExit(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
 func TestChatEscCancelsATurn(t *testing.T) {
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()

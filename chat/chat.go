@@ -85,6 +85,8 @@ type Chat struct {
 	// typedAhead is what it kept for the next prompt.
 	ahead      *typeAhead
 	typedAhead string
+	// quitAhead is Ctrl-D typed on its own during the last turn.
+	quitAhead bool
 	// models is the engines' model list as /model last fetched it, for
 	// Tab; nil until then.
 	models []host.ModelEntry
@@ -143,6 +145,9 @@ func (c *Chat) Run(ctx context.Context) error {
 // readLine runs the line editor in the terminal. It renders inline, not
 // on the alternate screen, so the conversation stays in the scrollback.
 func (c *Chat) readLine(ctx context.Context) (string, error) {
+	if c.takeQuitAhead() {
+		return "", ErrEOF
+	}
 	ahead := c.takeTypedAhead()
 	if line, ok := typedLine(ahead); ok {
 		// One line ended by Enter, typed as the last turn ended: sent

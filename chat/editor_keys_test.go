@@ -202,6 +202,25 @@ func TestTypedLineIsSentAtOnce(t *testing.T) {
 	}
 }
 
+func TestTypeAheadCtrlDQuitsOnlyAlone(t *testing.T) {
+	for _, tt := range []struct {
+		reads []string
+		quit  bool
+	}{
+		{[]string{"\x04"}, true},
+		{[]string{"x\x04"}, false},     // Ctrl-D on a line with text does nothing
+		{[]string{"\x04", "x"}, false}, // then more was typed: no quitting on it
+	} {
+		a := &typeAhead{restore: noop}
+		for _, r := range tt.reads {
+			a.feed([]byte(r))
+		}
+		if got := a.quit(); got != tt.quit {
+			t.Errorf("after %q quit = %v, want %v", tt.reads, got, tt.quit)
+		}
+	}
+}
+
 func TestTypeAheadKeepsWhatWasTyped(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -215,6 +234,7 @@ func TestTypeAheadKeepsWhatWasTyped(t *testing.T) {
 		{"arrows dropped", []string{"a\x1b[A\x1bOBb"}, "ab", false},
 		{"utf-8 split", []string{"caf\xc3", "\xa9"}, "café", false},
 		{"lone esc", []string{"ab", "\x1b"}, "ab", true},
+		{"ctrl-d after text is dropped", []string{"ab\x04"}, "ab", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,6 +31,9 @@ type typeAhead struct {
 	mu      sync.Mutex
 	text    []rune
 	partial []byte // the start of a character split between two reads
+	// eof is Ctrl-D typed with nothing else typed: the next prompt is
+	// left at once, as a shell does with a Ctrl-D typed ahead.
+	eof bool
 }
 
 // readAhead starts reading the terminal for the running turn; onEsc
@@ -54,8 +57,26 @@ func (c *Chat) readAhead(onEsc context.CancelFunc) (stop func()) {
 		typed := a.stop()
 		c.mu.Lock()
 		c.typedAhead += typed
+		c.quitAhead = c.quitAhead || a.quit()
 		c.mu.Unlock()
 	}
+}
+
+// quit reports whether Ctrl-D was typed before anything else.
+func (a *typeAhead) quit() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.eof && len(a.text) == 0
+}
+
+// takeQuitAhead reports, once, whether Ctrl-D was typed on its own
+// during the last turn.
+func (c *Chat) takeQuitAhead() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	q := c.quitAhead
+	c.quitAhead = false
+	return q
 }
 
 // takeTypedAhead returns, once, what was typed during the last turn.
@@ -178,6 +199,8 @@ func (a *typeAhead) feed(b []byte) (esc bool) {
 			a.text = a.text[:lineStart(a.text)]
 		case c == 0x17: // Ctrl-W: the word before
 			a.text = deleteWord(a.text)
+		case c == 0x04: // Ctrl-D: quits, on an empty line
+			a.eof = a.eof || len(a.text) == 0
 		case c < 0x20:
 		default:
 			if !utf8.FullRune(b) {
