@@ -30,6 +30,7 @@ func TestChatAttachesAFileCompletedWithTab(t *testing.T) {
 	term.tmux("send-keys", "-l", "Missing @notes/nope.md")
 	term.keys("Enter")
 	term.waitFor("@notes/nope.md: no such file")
+	term.waitFor("> Ask anything") // the prompt is back: Tab completes there
 
 	term.tmux("send-keys", "-l", "What is in @no")
 	term.keys("Tab")
