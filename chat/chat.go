@@ -162,6 +162,9 @@ func (c *Chat) readLine(ctx context.Context) (string, error) {
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	defer c.editing(p)()
 	_, err := p.Run()
+	c.mu.Lock()
+	c.typedAhead = ed.after + c.typedAhead
+	c.mu.Unlock()
 	// The news shown above the input, and the whole input, go to the
 	// scrollback from here: the editor's own view is cut to the screen.
 	fmt.Fprint(c.opts.Out, ed.noticeLines())

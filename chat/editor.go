@@ -50,7 +50,10 @@ type editor struct {
 	// drawn above it, as part of its frame, because a line printed above
 	// an inline program before its first frame lands at the screen's top.
 	notices []string
-	err     error
+	// after is what was typed once the input was done, before the
+	// program ended: the start of the next prompt.
+	after string
+	err   error
 
 	// pastes are the long pastes folded into placeholders, in order.
 	pastes []paste
@@ -109,6 +112,10 @@ func newEditor(history []string, complete func(string) []string, width int, dark
 func (e *editor) Init() tea.Cmd { return textarea.Blink }
 
 func (e *editor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if e.done {
+		e.keepAfter(msg)
+		return e, nil
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		if msg.Height > 0 {
@@ -306,6 +313,23 @@ func lastWords(cands []string) []string {
 		}
 	}
 	return out
+}
+
+// keepAfter keeps what is typed between Enter and the editor's end (the
+// terminal's bytes already read are lost with the program otherwise), for
+// the next prompt, as the type-ahead reader keeps what comes later.
+func (e *editor) keepAfter(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case msg.Code == tea.KeyEnter:
+			e.after += "\n"
+		case msg.Text != "":
+			e.after += msg.Text
+		}
+	case tea.PasteMsg:
+		e.after += msg.Content
+	}
 }
 
 func (e *editor) finish(value string, err error) tea.Cmd {

@@ -273,3 +273,20 @@ func TestEditorShowsNoticesAboveTheInput(t *testing.T) {
 		t.Errorf("%d notices for the scrollback, want all 7", got)
 	}
 }
+
+// TestEditorKeepsWhatIsTypedAfterEnter: keys the program read after
+// Enter, before it ended, start the next prompt instead of being lost.
+func TestEditorKeepsWhatIsTypedAfterEnter(t *testing.T) {
+	e := newEditor(nil, nil, 80, true)
+	send(e, "first")
+	e.Update(keyEnter)
+	send(e, "/tools")
+	e.Update(keyEnter)
+	e.Update(tea.PasteMsg{Content: "x"})
+	if e.value != "first" {
+		t.Errorf("sent %q, want the line before Enter", e.value)
+	}
+	if e.after != "/tools\nx" {
+		t.Errorf("kept %q for the next prompt, want what came after Enter", e.after)
+	}
+}
