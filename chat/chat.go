@@ -225,11 +225,7 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		c.printStatus(&stats)
 	}
 	defer c.flushNotices()
-	if s := c.opts.Session; s != nil {
-		if err := s.Save(c.opts.Conversation.Model().Name, c.opts.Conversation.History()); err != nil {
-			fmt.Fprintln(c.opts.Err, ui.ErrorLine(c.style(), err.Error()))
-		}
-	}
+	c.saveSession(c.opts.Err)
 	c.usageLast = res.Usage
 	c.usageTotal = c.usageTotal.Add(res.Usage)
 	c.lastCalls = res.ToolCalls

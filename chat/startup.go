@@ -21,7 +21,7 @@ func (c *Chat) ServerStarted(n host.StartNews) {
 	if n.Server == "" || !c.headerShown.Load() {
 		return
 	}
-	st := ui.NewStyle(true, c.opts.NoColor)
+	st := c.style()
 	name := termtext.Line(n.Server)
 	if errors.Is(n.Err, host.ErrSignIn) {
 		c.notice(fmt.Sprintf("%s server %s needs a sign-in: /mcp login %s", st.Fail("✗"), name, name))

@@ -223,14 +223,15 @@ func previewAnswer(s string, limit int) string {
 	return ui.Preview(s, limit)
 }
 
-// saveSession writes the conversation to the --session file, if any, as
-// after every turn: a change made by a command must survive the chat too.
+// saveSession writes the conversation to the --session file, if any:
+// after every turn, and after a command that changed it, which must
+// survive the chat too.
 func (c *Chat) saveSession(w io.Writer) {
 	s := c.opts.Session
 	if s == nil {
 		return
 	}
 	if err := s.Save(c.opts.Conversation.Model().Name, c.opts.Conversation.History()); err != nil {
-		fmt.Fprintf(w, "error: %s\n", ui.Sanitize(err.Error()))
+		fmt.Fprintln(w, ui.ErrorLine(c.style(), err.Error()))
 	}
 }

@@ -169,14 +169,6 @@ func (t *Text) endThinking() {
 	}
 }
 
-// dim wraps s in the terminal's faint attribute, unless colours are off.
-func dim(noColor bool, s string) string {
-	if noColor {
-		return s
-	}
-	return "\x1b[2m" + s + "\x1b[22m"
-}
-
 // spinner shows the activity on a terminal, unless there is none or a
 // question has the terminal.
 func (t *Text) spinner() {
@@ -238,9 +230,7 @@ func (t *Text) Warn(msg string) {
 // Warn prints msg as one "warning: ..." line on w, cleaned with Sanitize:
 // warnings quote servers' errors and requests, which must not drive the
 // terminal.
-func Warn(w io.Writer, msg string) {
-	fmt.Fprintf(w, "warning: %s\n", Sanitize(msg))
-}
+func Warn(w io.Writer, msg string) { WarnStyled(w, Style{}, 0, msg) }
 
 // Start does nothing: the text output has no header.
 func (t *Text) Start([]ServerRecord, []string) {}
@@ -269,16 +259,7 @@ func (t *Text) Finish(res host.Result, _ error, _ int) {
 // "✓ server › tool {args} · 12ms · preview", with "(recovered from text)"
 // after the arguments for a call the model wrote as text.
 func ToolLine(ev runner.ToolCallFinished) string {
-	mark := "✓"
-	if ev.IsError {
-		mark = "✗"
-	}
-	args := shortArgs(ev.Call.Arguments, 60)
-	if ev.Recovered {
-		args += " (recovered from text)"
-	}
-	return fmt.Sprintf("%s %s %s · %s · %s", mark, toolLabel(ev.Server, ev.Tool, ev.Call.Name),
-		args, formatDuration(ev.Duration), Preview(ev.Output, 60))
+	return StyledToolLine(ev, Style{}, 0) // no colour, not cut
 }
 
 // ProgressText is the news of a running call for a person: "3/10 (30%)

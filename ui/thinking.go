@@ -19,10 +19,10 @@ const maxThinkingRows = 10
 // dim line ("thought for 3.2 s") once the answer comes: the thinking is
 // for watching the model work, not for the scrollback.
 type thinkingView struct {
-	w       io.Writer
-	noColor bool
-	start   time.Time
-	wrap    wordWrap
+	w     io.Writer
+	style Style
+	start time.Time
+	wrap  wordWrap
 	// rows are the rows of the thinking that may still be shown (the
 	// last is the one being written); shown is how many are on screen;
 	// tail is set once there were more than maxThinkingRows.
@@ -35,7 +35,7 @@ type thinkingView struct {
 
 // newThinkingView starts the thinking block with its "thinking: " label.
 func newThinkingView(w io.Writer, width int, noColor bool, now time.Time) *thinkingView {
-	v := &thinkingView{w: w, noColor: noColor, start: now, wrap: wordWrap{width: width}}
+	v := &thinkingView{w: w, style: NewStyle(true, noColor), start: now, wrap: wordWrap{width: width}}
 	v.show(v.wrap.Write("thinking: "))
 	return v
 }
@@ -64,14 +64,14 @@ func (v *thinkingView) show(s string) {
 		v.rows[len(v.rows)-1] += part
 	}
 	if !v.tail && len(v.rows) <= maxThinkingRows {
-		io.WriteString(v.w, dim(v.noColor, s))
+		io.WriteString(v.w, v.style.Dim(s))
 		v.shown = len(v.rows)
 		return
 	}
 	v.tail = true
 	v.rows = v.rows[max(0, len(v.rows)-maxThinkingRows):]
 	v.erase()
-	io.WriteString(v.w, dim(v.noColor, strings.Join(v.rows, "\n")))
+	io.WriteString(v.w, v.style.Dim(strings.Join(v.rows, "\n")))
 	v.shown = len(v.rows)
 }
 
@@ -91,7 +91,7 @@ func (v *thinkingView) end(rest string, now time.Time) {
 	v.show(v.wrap.Write(rest))
 	v.show(v.wrap.Flush())
 	v.erase()
-	io.WriteString(v.w, dim(v.noColor, "thought for "+thoughtDuration(now.Sub(v.start)))+"\n")
+	io.WriteString(v.w, v.style.Dim("thought for "+thoughtDuration(now.Sub(v.start)))+"\n")
 }
 
 // thoughtDuration is how long a model thought, as people say it: "3.2 s",
