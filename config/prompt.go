@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/internal/termtext"
 )
 
 // ReadPrompt combines -p with piped stdin: stdin alone is the prompt; with

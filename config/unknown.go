@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mcphost/mcphost/spell"
+	"github.com/mcphost/mcphost/internal/spell"
 )
 
 // Unknown keys are ignored, as they always were (a file may be shared with

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/internal/termtext"
 )
 
 // The largest files "@path" attaches: a text file goes whole into the

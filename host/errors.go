@@ -3,9 +3,9 @@ package host
 import (
 	"errors"
 
+	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
-	"github.com/mcphost/mcphost/servers"
 )
 
 // The errors a program can branch on with errors.Is. The mcphost command

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcphost/mcphost/approval"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/ollamatest"
 )
 

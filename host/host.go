@@ -11,18 +11,18 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcphost/mcphost/approval"
-	"github.com/mcphost/mcphost/audit"
-	"github.com/mcphost/mcphost/builtin"
 	"github.com/mcphost/mcphost/config"
-	"github.com/mcphost/mcphost/elicit"
-	"github.com/mcphost/mcphost/hooks"
-	"github.com/mcphost/mcphost/oauth"
+	"github.com/mcphost/mcphost/internal/elicit"
+	"github.com/mcphost/mcphost/internal/guard/approval"
+	"github.com/mcphost/mcphost/internal/guard/audit"
+	"github.com/mcphost/mcphost/internal/guard/hooks"
+	"github.com/mcphost/mcphost/internal/guard/secret"
+	"github.com/mcphost/mcphost/internal/sampling"
+	"github.com/mcphost/mcphost/internal/servers"
+	"github.com/mcphost/mcphost/internal/servers/builtin"
+	"github.com/mcphost/mcphost/internal/servers/oauth"
+	"github.com/mcphost/mcphost/internal/toolselect"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/sampling"
-	"github.com/mcphost/mcphost/secret"
-	"github.com/mcphost/mcphost/servers"
-	"github.com/mcphost/mcphost/toolselect"
 )
 
 // Options configure a Host. The zero value reads the configuration the

@@ -13,12 +13,12 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/mcphost/mcphost/approval"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/guard/approval"
+	"github.com/mcphost/mcphost/internal/session"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/session"
 )
 
 // newHost starts a Host on the scripted model with the built-in fs server

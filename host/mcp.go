@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcphost/mcphost/internal/sampling"
+	"github.com/mcphost/mcphost/internal/servers"
+	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/sampling"
-	"github.com/mcphost/mcphost/servers"
-	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/tool"
 )
 

@@ -10,9 +10,9 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/sampling"
 	"github.com/mcphost/mcphost/mcptest"
 	"github.com/mcphost/mcphost/ollamatest"
-	"github.com/mcphost/mcphost/sampling"
 )
 
 // The library reaches every part of MCP the command does: prompts,

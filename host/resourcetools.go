@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/tool"
 )
 

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcphost/mcphost/approval"
+	"github.com/mcphost/mcphost/internal/guard/approval"
+	"github.com/mcphost/mcphost/internal/sampling"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
-	"github.com/mcphost/mcphost/sampling"
 	"github.com/mcphost/mcphost/tool"
 )
 

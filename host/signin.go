@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcphost/mcphost/oauth"
-	"github.com/mcphost/mcphost/servers"
+	"github.com/mcphost/mcphost/internal/servers"
+	"github.com/mcphost/mcphost/internal/servers/oauth"
 )
 
 // ErrSignIn: a remote server needs an OAuth sign-in (none is stored, the

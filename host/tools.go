@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcphost/mcphost/budget"
+	"github.com/mcphost/mcphost/internal/budget"
+	"github.com/mcphost/mcphost/internal/servers"
+	"github.com/mcphost/mcphost/internal/toolcall"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
-	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/tool"
-	"github.com/mcphost/mcphost/toolcall"
 )
 
 // ServerInfo is the state of one configured MCP server.

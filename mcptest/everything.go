@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcphost/mcphost/sysproc"
+	"github.com/mcphost/mcphost/internal/sysproc"
 )
 
 // readyTimeout bounds how long StartEverything waits for the server to say

@@ -20,7 +20,7 @@ func BuildFaultServer(dir string) (string, error) {
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	cmd := exec.Command("go", "build", "-o", bin, "./mcptest/faultserver")
+	cmd := exec.Command("go", "build", "-o", bin, "./internal/faultserver")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("mcptest: building the fault server: %v\n%s", err, out)

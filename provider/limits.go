@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/internal/termtext"
 )
 
 // Defaults of Limits. A reply of 8 MiB is some two million tokens, far

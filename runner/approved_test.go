@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcphost/mcphost/approval"
+	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
 )

@@ -15,13 +15,13 @@ import (
 	"testing"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/servers"
+	"github.com/mcphost/mcphost/internal/toolcall"
+	"github.com/mcphost/mcphost/internal/toolcall/corpus"
 	"github.com/mcphost/mcphost/mcptest"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider/ollama"
 	"github.com/mcphost/mcphost/runner"
-	"github.com/mcphost/mcphost/servers"
-	"github.com/mcphost/mcphost/toolcall"
-	"github.com/mcphost/mcphost/toolcall/corpus"
 )
 
 // callLeaks are pieces of call syntax that must not reach the user's
@@ -35,7 +35,7 @@ type familyScore struct {
 }
 
 func TestRecordedReplies(t *testing.T) {
-	replies, err := corpus.Load(filepath.Join("..", "toolcall", "testdata", "replies"))
+	replies, err := corpus.Load(filepath.Join("..", "internal", "toolcall", "testdata", "replies"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,12 +16,12 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/mcptest"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/provider/ollama"
 	"github.com/mcphost/mcphost/runner"
-	"github.com/mcphost/mcphost/servers"
 )
 
 // ran is a call that reached a server.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/tool"
 )
 

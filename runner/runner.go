@@ -10,12 +10,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcphost/mcphost/budget"
+	"github.com/mcphost/mcphost/internal/budget"
+	"github.com/mcphost/mcphost/internal/termtext"
+	"github.com/mcphost/mcphost/internal/toolcall"
+	"github.com/mcphost/mcphost/internal/toolselect"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/termtext"
 	"github.com/mcphost/mcphost/tool"
-	"github.com/mcphost/mcphost/toolcall"
-	"github.com/mcphost/mcphost/toolselect"
 )
 
 // DefaultMaxSteps bounds the number of tool-calling model calls in one run.

@@ -13,9 +13,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
-	"github.com/mcphost/mcphost/servers"
 	"github.com/mcphost/mcphost/tool"
 )
 

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcphost/mcphost/budget"
+	"github.com/mcphost/mcphost/internal/budget"
+	"github.com/mcphost/mcphost/internal/toolselect"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/toolselect"
 )
 
 // SearchToolName is the tool the runner itself offers, beside the servers'

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcphost/mcphost/budget"
+	"github.com/mcphost/mcphost/internal/budget"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/tool"
@@ -20,7 +20,7 @@ import (
 
 // selectionData is where the tool definitions of seven real servers and
 // the requests for them are kept (see toolselect/testdata).
-const selectionData = "../toolselect/testdata"
+const selectionData = "../internal/toolselect/testdata"
 
 // serverTools reads the tools of the servers in toolselect/testdata, as
 // "mcphost tools list --output json" printed them, named server__tool.

@@ -3,8 +3,8 @@ package runner
 import (
 	"strings"
 
+	"github.com/mcphost/mcphost/internal/toolcall"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/toolcall"
 )
 
 // holdback streams a reply's text to the renderer, except text that may be

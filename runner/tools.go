@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/mcphost/mcphost/budget"
+	"github.com/mcphost/mcphost/internal/budget"
+	"github.com/mcphost/mcphost/internal/toolcall"
+	"github.com/mcphost/mcphost/internal/toolschema"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/toolcall"
-	"github.com/mcphost/mcphost/toolschema"
 )
 
 // emptyObjectSchema is what a tool whose schema cannot be read is offered

@@ -8,11 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d testdata/npm/node_modules ] || npm ci --prefix testdata/npm --no-audit --no-fund --loglevel=error
-go test -run '^$' -bench 'Startup|AgentStep' -benchtime "${BENCHTIME:-5x}" . | grep -E '^(Benchmark|goos|goarch|cpu|ok|FAIL)'
+go test -run '^$' -bench 'Startup|AgentStep' -benchtime "${BENCHTIME:-5x}" ./internal/e2e | grep -E '^(Benchmark|goos|goarch|cpu|ok|FAIL)'
 # The tool-list cache and lazy start: time to the first model request, wall
 # time and CPU seconds (mcphost and the servers it started) of a run that
 # calls one tool, with 0, 5, 10 and 20 configured servers, cold and warm.
-go test -run '^$' -bench 'FirstRequest' -benchtime "${BENCHTIME:-3x}" . | grep -E '^(Benchmark|ok|FAIL)'
+go test -run '^$' -bench 'FirstRequest' -benchtime "${BENCHTIME:-3x}" ./internal/e2e | grep -E '^(Benchmark|ok|FAIL)'
 # The Go library: one Host.Prompt turn with no servers (host-ms/turn is the
 # library's own time), and host.New with 0 and 5 servers.
 go test -run '^$' -bench 'Prompt|New' -benchtime "${BENCHTIME:-5x}" ./host | grep -E '^(Benchmark|ok|FAIL)'
@@ -26,8 +26,8 @@ go test -run '^$' -bench 'EncodeRequest|ReadStream|Chat$' -benchtime "${BENCHTIM
 # per step when it selects among 52 and 364 tools; then the one-off cost
 # of indexing a tool list and of ranking one request.
 go test -run '^$' -bench 'ToolSelection' -benchtime "${BENCHTIME:-5x}" -v ./runner | grep -E '(recall|^Benchmark.*step|^ok|^FAIL)' | sed 's/^ *select_test.go:[0-9]*: //'
-go test -run '^$' -bench 'NewIndex|Rank' ./toolselect | grep -E '^(Benchmark|ok|FAIL)'
+go test -run '^$' -bench 'NewIndex|Rank' ./internal/toolselect | grep -E '^(Benchmark|ok|FAIL)'
 # A terminal that answers no query (the Linux console, script, some IDE
 # terminals): a one-shot run in a pseudo-terminal the benchmark holds and
 # never answers, beside the same run piped.
-go test -run '^$' -bench 'SilentTerminal' -benchtime "${BENCHTIME:-10x}" . | grep -E '^(Benchmark|ok|FAIL)'
+go test -run '^$' -bench 'SilentTerminal' -benchtime "${BENCHTIME:-10x}" ./internal/e2e | grep -E '^(Benchmark|ok|FAIL)'

@@ -25,7 +25,7 @@ fi
 out="dist/$version"
 rm -rf "$out"
 mkdir -p "$out"
-pkg=github.com/mcphost/mcphost/version
+pkg=github.com/mcphost/mcphost/internal/version
 ldflags="-s -w -X $pkg.version=$version -X $pkg.commit=$commit -X $pkg.date=$date"
 for target in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64; do
   goos=${target%/*} goarch=${target#*/}

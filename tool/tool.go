@@ -12,7 +12,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcphost/mcphost/termtext"
+	"github.com/mcphost/mcphost/internal/termtext"
 )
 
 // Def is a tool as its server defined it.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/termtext"
 )
 
 // Chat runs one model call on /chat/completions, streaming. Content and

@@ -1,0 +1,218 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/mcphost/mcphost/internal/guard/approval"
+	"github.com/mcphost/mcphost/internal/termtext"
+	"github.com/mcphost/mcphost/internal/ui"
+)
+
+// askRows is how many rows of one argument the question shows before it
+// folds the rest away (v shows them all): the first 10 and the last 5,
+// with a note of what is between.
+const askRows = 16
+
+// Ask asks the user about a tool call that needs approval, in the middle of
+// a turn: it shows the server, the tool and the arguments, and takes one
+// key: y (yes once), a (yes for this tool this session), n (no), r (no, and
+// a typed reason the model is told), or v (show long arguments in full).
+// Ctrl-C cancels the turn. Chat implements approval.Asker with it.
+//
+// The arguments are the model's and may be hostile: each is drawn on rows
+// of its own behind a mark, with newlines, tabs and control characters
+// shown rather than obeyed (approval.FormatArguments; an edit's diff,
+// approval.FormatEdits, keeps the same marks), so no value can
+// draw a question of its own; and the tool is named again next to the
+// keys, in case a long value pushed the header off screen.
+func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
+	c.pauseTurn()
+	// The keys are the question's until it is answered, not typed ahead.
+	defer c.holdInput()()
+	// After a no the turn's spinner comes back for what still runs; a yes
+	// brings it back on the call's ToolCallApproved, which restarts the
+	// call's clock too (resuming here would show the old one for a frame).
+	approved := false
+	defer func() {
+		if !approved {
+			c.resumeTurn()
+		}
+	}()
+	w := c.opts.Err
+	st := c.style()
+	label := termtext.Line(req.Name)
+	if req.Server != "" {
+		label = termtext.Line(req.Server + " › " + req.Tool)
+	}
+	head := fmt.Sprintf("? %s wants to run", label)
+	if req.Why != "" {
+		head += fmt.Sprintf(" (%s)", termtext.Line(req.Why))
+	}
+	fmt.Fprintf(w, "\n%s", st.Question(head))
+	full := c.formatArguments(req.Arguments, 0)
+	shown := c.formatArguments(req.Arguments, askRows)
+	fmt.Fprintf(w, ":\n%s\n", indent(shown, "    "))
+	keys := "[y] yes once  [a] yes for this tool this session  [n] no  [r] no, and say why"
+	if shown != full {
+		keys += "  [v] view in full"
+	}
+	question := fmt.Sprintf("  %s: %s: ", st.Question(label), keys)
+	fmt.Fprint(w, question)
+
+	for {
+		key, err := c.readKey(ctx)
+		if err != nil {
+			fmt.Fprintln(w)
+			return approval.Answer{}, err
+		}
+		switch key {
+		case 'y', 'Y':
+			fmt.Fprintln(w, "yes")
+			approved = true
+			return approval.Answer{Choice: approval.YesOnce}, nil
+		case 'a', 'A':
+			fmt.Fprintf(w, "yes, %s is allowed for this session\n", termtext.Line(req.Name))
+			approved = true
+			return approval.Answer{Choice: approval.YesSession}, nil
+		case 'n', 'N':
+			fmt.Fprintln(w, "no")
+			return approval.Answer{Choice: approval.No}, nil
+		case 'r', 'R':
+			fmt.Fprint(w, "no; why? ")
+			reason, err := c.readReason(ctx)
+			if err != nil {
+				fmt.Fprintln(w)
+				return approval.Answer{}, err
+			}
+			return approval.Answer{Choice: approval.No, Reason: reason}, nil
+		case 'v', 'V':
+			if shown != full {
+				fmt.Fprintf(w, "\n%s\n%s", indent(full, "    "), question)
+			}
+		case 3: // Ctrl-C in raw mode
+			fmt.Fprintln(w)
+			c.mu.Lock()
+			cancel := c.cancelTurn
+			c.mu.Unlock()
+			cancel()
+			return approval.Answer{}, context.Canceled
+		}
+	}
+}
+
+// formatArguments lays out a call's arguments for the question, folding
+// values longer than maxRows rows (0: none). An edit (edit_file's path and
+// oldText/newText pairs) is shown as a diff, which is what a person
+// judges an edit by.
+func (c *Chat) formatArguments(args map[string]any, maxRows int) string {
+	f := approval.ArgumentsFormat{Width: c.opts.Width() - 4, MaxRows: maxRows}
+	if !c.opts.NoColor {
+		f.Dim = func(s string) string { return "\x1b[2m" + s + "\x1b[22m" }
+		f.Removed = func(s string) string { return "\x1b[31m" + s + "\x1b[39m" }
+		f.Added = func(s string) string { return "\x1b[32m" + s + "\x1b[39m" }
+	}
+	if out, ok := approval.FormatEdits(args, f); ok {
+		return out
+	}
+	return approval.FormatArguments(args, f)
+}
+
+// pauseTurn stops the running turn's spinner, if any, so that a question
+// asked in the middle of the turn has the terminal.
+func (c *Chat) pauseTurn() {
+	c.mu.Lock()
+	out := c.turnOut
+	c.mu.Unlock()
+	if out != nil {
+		out.Pause()
+	}
+}
+
+// resumeTurn shows the running turn's spinner again, if any, once a
+// question is answered.
+func (c *Chat) resumeTurn() {
+	c.mu.Lock()
+	out := c.turnOut
+	c.mu.Unlock()
+	if out != nil {
+		out.Resume()
+	}
+}
+
+// readKey reads one key press with the terminal in raw mode (so no Enter
+// is needed); on anything but a terminal it reads one byte.
+func (c *Chat) readKey(ctx context.Context) (byte, error) {
+	in := c.opts.In
+	if in == nil {
+		return 0, io.EOF
+	}
+	defer c.holdInput()()
+	if state, err := term.MakeRaw(int(in.Fd())); err == nil {
+		defer term.Restore(int(in.Fd()), state)
+	}
+	b, err := readBytes(ctx, in, func([]byte) bool { return true })
+	if err != nil {
+		return 0, err
+	}
+	return b[0], nil
+}
+
+// readReason reads a line with the terminal echoing, as typed.
+func (c *Chat) readReason(ctx context.Context) (string, error) {
+	in := c.opts.In
+	if in == nil {
+		return "", io.EOF
+	}
+	defer c.holdInput()()
+	restore := withEcho(in)
+	defer restore()
+	line, err := readBytes(ctx, in, func(b []byte) bool { return b[len(b)-1] == '\n' || b[len(b)-1] == '\r' })
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(ui.Sanitize(string(line))), nil
+}
+
+// readBytes reads byte by byte (so nothing meant for the next prompt is
+// swallowed) until done says so, giving up when ctx ends.
+func readBytes(ctx context.Context, f *os.File, done func([]byte) bool) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var buf []byte
+		one := make([]byte, 1)
+		for {
+			n, err := f.Read(one)
+			if n == 1 {
+				buf = append(buf, one[0])
+				if done(buf) {
+					ch <- result{buf, nil}
+					return
+				}
+			}
+			if err != nil {
+				ch <- result{buf, err}
+				return
+			}
+		}
+	}()
+	select {
+	case r := <-ch:
+		return r.b, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}

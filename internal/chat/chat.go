@@ -1,0 +1,241 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/session"
+	"github.com/mcphost/mcphost/internal/ui"
+	"github.com/mcphost/mcphost/provider"
+)
+
+// Host is what the chat shows and controls on the MCP side; *host.Host
+// implements it.
+type Host interface {
+	Servers() []host.ServerInfo
+	Tools() []host.ToolInfo
+	ServerLogs(name string) []string
+	RestartServer(ctx context.Context, name string) error
+	DisableServer(name string) error
+	EnableServer(ctx context.Context, name string) error
+}
+
+// Options configure a Chat.
+type Options struct {
+	// Host is the MCP side, for the slash commands.
+	Host Host
+	// Conversation holds the conversation; the chat feeds it prompts and
+	// renders the events of each turn.
+	Conversation *host.Conversation
+	// In and Out are the terminal; Err gets tool activity and warnings.
+	In       *os.File
+	Out, Err io.Writer
+	// Width reports the terminal width; nil means 80 columns.
+	Width func() int
+	// Height reports the terminal height; nil means 24 rows. An answer
+	// keeps the part it may still redraw shorter than that.
+	Height func() int
+	// NoColor drops colours; HideThinking hides reasoning models' thinking.
+	NoColor, HideThinking bool
+	// Theme is the colour scheme of rendered Markdown.
+	Theme ui.Theme
+	// HistoryPath is the input history file; empty keeps it in memory.
+	HistoryPath string
+	// Mask hides the config's secrets in server errors the chat shows;
+	// nil shows them as they are.
+	Mask func(string) string
+	// Session, when not nil, is the --session file, held for the whole
+	// chat: the conversation is saved into it after every turn.
+	Session *session.Lock
+}
+
+// Chat is one interactive session.
+type Chat struct {
+	opts    Options
+	history *History
+	// usage of the whole session and of the last turn, from Ollama's counts.
+	usageTotal, usageLast provider.Usage
+	// lastCalls are the tool calls of the last turn, for /results.
+	lastCalls []host.ToolCallFinished
+
+	// mu guards what Ask, called from the runner's tool goroutines, reads
+	// of the running turn.
+	mu         sync.Mutex
+	turnOut    *ui.Text
+	cancelTurn context.CancelFunc
+	// notices are news from the servers (a list changed, a URL flow is
+	// done) that came between turns and prompts, shown before the next
+	// prompt; while a prompt is edited they go through editor, above it.
+	notices []string
+	// headerShown is set once the header (which counts the servers
+	// ready) is on screen: only later starts are news.
+	headerShown atomic.Bool
+	editor      *tea.Program
+	// ahead reads the terminal while a turn runs (nil between turns);
+	// typedAhead is what it kept for the next prompt.
+	ahead      *typeAhead
+	typedAhead string
+	// quitAhead is Ctrl-D typed on its own during the last turn.
+	quitAhead bool
+	// models is the engines' model list as /model last fetched it, for
+	// Tab; nil until then.
+	models []host.ModelEntry
+}
+
+// New returns a chat; Run starts it.
+func New(opts Options) *Chat {
+	if opts.Width == nil {
+		opts.Width = func() int { return 80 }
+	}
+	if opts.Height == nil {
+		opts.Height = func() int { return 24 }
+	}
+	if opts.Err == nil {
+		opts.Err = opts.Out
+	}
+	if opts.Mask == nil {
+		opts.Mask = func(s string) string { return s }
+	}
+	return &Chat{opts: opts, history: LoadHistory(opts.HistoryPath), cancelTurn: func() {}}
+}
+
+// Run reads prompts until Ctrl-D, /quit or Ctrl-C twice, or until ctx ends.
+func (c *Chat) Run(ctx context.Context) error {
+	// Servers that answer from here on are news; the header tells of
+	// those before.
+	c.headerShown.Store(true)
+	io.WriteString(c.opts.Out, c.header())
+	for ctx.Err() == nil {
+		c.flushNotices()
+		line, err := c.readLine(ctx)
+		switch {
+		case errors.Is(err, ErrEOF), errors.Is(err, ErrInterrupt):
+			return nil
+		case ctx.Err() != nil:
+			// SIGTERM or SIGHUP (the terminal closed) while at the prompt.
+			return ctx.Err()
+		case err != nil:
+			return fmt.Errorf("reading input: %w", err)
+		}
+		if line == "" {
+			continue
+		}
+		c.history.Add(line)
+		if isCommand(line) {
+			if quit := c.Command(ctx, line); quit {
+				return nil
+			}
+			continue
+		}
+		c.Turn(ctx, line)
+	}
+	return ctx.Err()
+}
+
+// readLine runs the line editor in the terminal. It renders inline, not
+// on the alternate screen, so the conversation stays in the scrollback.
+func (c *Chat) readLine(ctx context.Context) (string, error) {
+	if c.takeQuitAhead() {
+		return "", ErrEOF
+	}
+	ahead := c.takeTypedAhead()
+	if line, ok := typedLine(ahead); ok {
+		// One line ended by Enter, typed as the last turn ended: sent
+		// now, as a shell runs a command typed ahead.
+		fmt.Fprint(c.opts.Out, "> "+line+"\n")
+		return line, nil
+	}
+	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width(), c.opts.Theme == ui.Dark)
+	// Other text typed during the last turn starts the input; a paste
+	// made then is folded as one made now would be.
+	ed.insertPaste(strings.TrimRight(ahead, "\n"))
+	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
+	defer c.editing(p)()
+	_, err := p.Run()
+	c.mu.Lock()
+	c.typedAhead = ed.after + c.typedAhead
+	c.mu.Unlock()
+	// The news shown above the input, and the whole input, go to the
+	// scrollback from here: the editor's own view is cut to the screen.
+	fmt.Fprint(c.opts.Out, ed.noticeLines())
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprint(c.opts.Out, ed.echo())
+	return ed.value, ed.err
+}
+
+// Turn sends one prompt through the runner and renders what happens; the
+// resources it names as @SERVER:URI are attached. Ctrl-C cancels this turn
+// only (the model call or the MCP calls in flight); the conversation stays
+// usable.
+func (c *Chat) Turn(ctx context.Context, prompt string) {
+	c.turnWith(ctx, func(ctx context.Context, on func(host.Event)) (host.Result, error) {
+		return c.send(ctx, prompt, on)
+	})
+}
+
+// turnWith runs one turn made by run (a prompt, or an MCP prompt's
+// messages) and renders what happens.
+func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on func(host.Event)) (host.Result, error)) {
+	turnCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-turnCtx.Done():
+		}
+	}()
+
+	// Keys typed during the turn are kept for the next prompt; Esc
+	// cancels the turn.
+	defer c.readAhead(cancel)()
+
+	out := ui.NewText(ui.TextOptions{
+		Out: c.opts.Out, Err: c.opts.Err, OutTTY: true, ErrTTY: true,
+		Width: c.opts.Width(), NoColor: c.opts.NoColor, HideThinking: c.opts.HideThinking, Theme: c.opts.Theme,
+		Size: func() (int, int) { return c.opts.Width(), c.opts.Height() },
+	})
+	c.mu.Lock()
+	c.turnOut, c.cancelTurn = out, cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.turnOut, c.cancelTurn = nil, func() {}
+		c.mu.Unlock()
+	}()
+	var stats turnStats
+	res, err := run(turnCtx, stats.watch(out.Handle))
+	out.Finish(res, err, 0)
+	if err == nil {
+		c.printStatus(&stats)
+	}
+	defer c.flushNotices()
+	c.saveSession(c.opts.Err)
+	c.usageLast = res.Usage
+	c.usageTotal = c.usageTotal.Add(res.Usage)
+	c.lastCalls = res.ToolCalls
+	switch {
+	case err == nil:
+	case turnCtx.Err() != nil && ctx.Err() == nil:
+		fmt.Fprintln(c.opts.Err, "(cancelled: the conversation goes on)")
+	default:
+		fmt.Fprintln(c.opts.Err, ui.ErrorLine(c.style(), err.Error()))
+	}
+	// A blank line between turns.
+	fmt.Fprintln(c.opts.Out)
+}

@@ -1,0 +1,146 @@
+package cli
+
+// Remote servers that sign users in with OAuth: "mcphost auth login NAME"
+// signs in (the browser comes back to mcphost), "auth status" lists the
+// sign-ins, "auth logout NAME" forgets one. Runs use the stored sign-ins;
+// they sign in by themselves only where someone can see the URL.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/ui"
+)
+
+// authUsage is printed with a usage error of "auth".
+const authUsage = `usage: mcphost auth login NAME | mcphost auth status | mcphost auth logout NAME (with --url URL, NAME may be left out)`
+
+// authCommand is a parsed "auth" command line.
+type authCommand struct {
+	verb   string // "login", "status" or "logout"
+	server string // login, logout: the server's name; "" for --url's
+}
+
+func parseAuth(args []string) (authCommand, error) {
+	if len(args) < 2 {
+		return authCommand{}, errors.New("auth needs login, status or logout")
+	}
+	c := authCommand{verb: args[1]}
+	switch c.verb {
+	case "status":
+		if len(args) > 2 {
+			return c, fmt.Errorf("unexpected argument %q after auth status", args[2])
+		}
+	case "login", "logout":
+		if len(args) > 3 {
+			return c, fmt.Errorf("unexpected argument %q after auth %s %s", args[3], c.verb, args[2])
+		}
+		if len(args) == 3 {
+			c.server = args[2]
+		}
+	default:
+		return c, fmt.Errorf("unknown command auth %q: use auth login, auth status or auth logout", c.verb)
+	}
+	return c, nil
+}
+
+// runAuth runs "mcphost auth ..." and returns the exit code.
+func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc bool, logger *slog.Logger) int {
+	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
+	defer stop()
+	stdout, stderr := con.out, con.err
+	mask := func(s string) string { return s }
+	fail := func(code int, err error) int { return con.fail(ctx, code, err, mask) }
+	if settings.Output == config.OutputStreamJSON {
+		return fail(exitUsage, errors.New("--output stream-json is for model runs; use --output json with auth status"))
+	}
+	name := cmd.server
+	if cmd.verb != "status" {
+		switch {
+		case adhoc && settings.Servers[0].Transport == config.TransportStdio:
+			return fail(exitUsage, errors.New("auth "+cmd.verb+" takes --url, not --stdio: only remote servers sign in"))
+		case adhoc && name != "" && name != settings.Servers[0].Name:
+			return fail(exitUsage, fmt.Errorf("the --url server is named %q, not %q: leave the name out", settings.Servers[0].Name, name))
+		case adhoc:
+			name = settings.Servers[0].Name
+		case name == "":
+			return fail(exitUsage, fmt.Errorf("auth %s needs the name of a server, as mcphost servers lists them (or --url URL)", cmd.verb))
+		}
+	}
+	opts := options(settings, logger, func(string) {})
+	opts.ToolsOnly, opts.NoServers = true, true
+	if cmd.verb == "login" {
+		only, err := config.OnlyServer(settings.Servers, name)
+		if err != nil {
+			return fail(exitUsage, err)
+		}
+		if t := only[0].Transport; t != config.TransportHTTP && t != config.TransportSSE {
+			return fail(exitUsage, fmt.Errorf("server %q is not a remote (http or sse) server: only those sign in", name))
+		}
+		// The server starts first without a sign-in (it fails quietly if
+		// it needs one), then Login signs in and starts it again.
+		opts.NoServers, opts.Servers, opts.AllowFailedStart, opts.Start = false, only, true, host.StartAll
+	}
+	h, err := host.New(ctx, opts)
+	if err != nil {
+		return fail(exitCode(ctx, err), err)
+	}
+	defer h.Close()
+	mask = h.Mask
+
+	switch cmd.verb {
+	case "login":
+		si, err := h.Login(ctx, name, ui.OpenSignIn(ui.Lines(stderr), true))
+		switch {
+		case errors.Is(err, host.ErrNoSignIn):
+			fmt.Fprintf(stdout, "%s does not ask for a sign-in: nothing to do.\n", ui.Sanitize(name))
+			return exitOK
+		case err != nil:
+			return fail(exitNoServers, err)
+		}
+		tools := 0
+		for _, t := range h.Tools() {
+			if t.Server == name {
+				tools++
+			}
+		}
+		ui.SignedIn(stdout, si, tools)
+	case "status":
+		sis, err := h.SignIns()
+		if err != nil {
+			return fail(exitError, err)
+		}
+		if settings.Output == config.OutputJSON {
+			if err := ui.WriteJSON(stdout, map[string]any{"sign_ins": ui.SignInRecords(sis)}); err != nil {
+				return fail(exitError, err)
+			}
+			return exitOK
+		}
+		ui.SignInTable(stdout, sis, time.Now())
+	case "logout":
+		gone, err := h.Logout(ctx, name)
+		if err != nil {
+			return fail(exitError, err)
+		}
+		ui.SignedOut(stdout, name, gone)
+	}
+	return exitOK
+}
+
+// runSignIn is how a run (a prompt, servers, tools) signs in when a server
+// asks: only where someone can see the URL (stderr is a terminal) or has
+// said how URLs are opened ($BROWSER); otherwise nil, and such a server
+// fails with a line saying to run mcphost auth login NAME.
+func runSignIn(stderrFile *os.File, show func(string)) func(ctx context.Context, server, url string) error {
+	if !ui.IsTerminal(stderrFile) && os.Getenv("BROWSER") == "" {
+		return nil
+	}
+	return ui.OpenSignIn(show, false)
+}

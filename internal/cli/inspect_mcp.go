@@ -1,0 +1,154 @@
+package cli
+
+// MCP prompts and resources without a model: "mcphost prompts list",
+// "mcphost prompts get", "mcphost resources list", "mcphost resources
+// read". They run on the config's servers or the one of --url or --stdio.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/servers"
+	"github.com/mcphost/mcphost/internal/ui"
+)
+
+// The verbs of the prompts and resources commands.
+const (
+	verbPromptsList   = "prompts list"
+	verbPromptsGet    = "prompts get"
+	verbResourcesList = "resources list"
+	verbResourcesRead = "resources read"
+)
+
+// objectOnError reports whether the command prints a JSON object even
+// when it fails: the commands that fetch one thing.
+func (c inspectCommand) objectOnError() bool {
+	return c.verb == "call" || c.verb == verbPromptsGet || c.verb == verbResourcesRead
+}
+
+// parseMCPInspect parses "prompts ..." and "resources ...".
+func parseMCPInspect(args []string) (inspectCommand, error) {
+	noun := args[0]
+	if len(args) < 2 {
+		return inspectCommand{}, fmt.Errorf("%s needs list or %s", noun, map[string]string{"prompts": "get", "resources": "read"}[noun])
+	}
+	verb := noun + " " + args[1]
+	rest := args[2:]
+	switch verb {
+	case verbPromptsList, verbResourcesList:
+		if len(rest) > 1 {
+			return inspectCommand{}, fmt.Errorf("unexpected argument %q after %s", rest[1], verb)
+		}
+		c := inspectCommand{verb: verb}
+		if len(rest) == 1 {
+			c.server = rest[0]
+		}
+		return c, nil
+	case verbPromptsGet:
+		if len(rest) == 0 {
+			return inspectCommand{}, errors.New("prompts get needs the name of a prompt (see mcphost prompts list)")
+		}
+		values, err := promptArgs(rest[1:])
+		if err != nil {
+			return inspectCommand{}, err
+		}
+		return inspectCommand{verb: verb, name: rest[0], values: values}, nil
+	case verbResourcesRead:
+		switch {
+		case len(rest) == 0:
+			return inspectCommand{}, errors.New("resources read needs the URI of a resource (see mcphost resources list)")
+		case len(rest) > 1:
+			return inspectCommand{}, fmt.Errorf("unexpected argument %q after the URI", rest[1])
+		}
+		return inspectCommand{verb: verb, name: rest[0]}, nil
+	}
+	return inspectCommand{}, fmt.Errorf("unknown command %s %q: use %s list or %s %s", noun, args[1], noun, noun, map[string]string{"prompts": "get", "resources": "read"}[noun])
+}
+
+// promptArgs reads NAME=VALUE arguments.
+func promptArgs(list []string) (map[string]string, error) {
+	values := map[string]string{}
+	for _, a := range list {
+		name, value, ok := strings.Cut(a, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("argument %q must be NAME=VALUE, e.g. city=Paris", a)
+		}
+		values[strings.TrimSpace(name)] = value
+	}
+	return values, nil
+}
+
+// mcpInspectServers picks the servers a prompts or resources command
+// needs: the one it names, else all.
+func mcpInspectServers(cmd inspectCommand, specs []config.ServerSpec) ([]config.ServerSpec, error) {
+	switch cmd.verb {
+	case verbPromptsList, verbResourcesList:
+		if cmd.server != "" {
+			return config.OnlyServer(specs, cmd.server)
+		}
+	case verbPromptsGet:
+		// Prompts are named as tools are: server__prompt starts its server.
+		return servers.ForCall(specs, cmd.name), nil
+	case verbResourcesRead:
+		if prefix, rest, ok := strings.Cut(cmd.name, ":"); ok && strings.Contains(rest, ":") && !strings.HasPrefix(rest, "//") {
+			if some, err := config.OnlyServer(specs, prefix); err == nil {
+				return some, nil
+			}
+		}
+	}
+	return specs, nil
+}
+
+// runMCPInspect runs a prompts or resources command on a started host.
+func runMCPInspect(ctx context.Context, h *host.Host, cmd inspectCommand, stdout *pipeGuard, jsonOut bool) (int, error) {
+	tty := ui.IsTerminal(stdout.f)
+	switch cmd.verb {
+	case verbPromptsList:
+		return written(ui.PromptsReport(stdout, h.Prompts(), jsonOut))
+	case verbPromptsGet:
+		res, err := h.GetPrompt(ctx, cmd.name, cmd.values)
+		switch {
+		case errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments):
+			return exitUsage, err
+		case err != nil && ctx.Err() != nil:
+			return exitInterrupted, ctx.Err()
+		case err != nil:
+			return exitToolFailed, err
+		}
+		name, _ := h.ResolvePrompt(cmd.name)
+		if jsonOut {
+			return written(ui.WriteJSON(stdout, ui.PromptResultRecord(name, res)))
+		}
+		ui.PromptResult(stdout, res, tty)
+	case verbResourcesList:
+		return written(ui.ResourcesReport(stdout, h.Resources(), h.ResourceTemplates(), jsonOut))
+	case verbResourcesRead:
+		server, contents, err := h.ReadResource(ctx, cmd.name)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return exitInterrupted, ctx.Err()
+		case err != nil && server == "":
+			return exitUsage, err
+		case err != nil:
+			return exitToolFailed, err
+		}
+		if jsonOut {
+			return written(ui.WriteJSON(stdout, ui.ResourceContentsRecord(server, contents)))
+		}
+		return written(ui.ResourceContents(stdout, contents, tty))
+	}
+	return exitOK, nil
+}
+
+// written is the outcome of a command whose last act was writing its
+// report.
+func written(err error) (int, error) {
+	if err != nil {
+		return exitError, err
+	}
+	return exitOK, nil
+}

@@ -1,0 +1,37 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHelpShowsTheChatAndEachCommand checks that --help tells how to open
+// the chat, that "mcphost help [COMMAND]" prints what --help prints, and
+// that an unknown command names the real ones.
+func TestHelpShowsTheChatAndEachCommand(t *testing.T) {
+	full := runBinary(t, invocation{args: []string{"--help"}})
+	for _, want := range []string{"without -p: a chat", "Ctrl-D quits", "/help lists the", "/model", "mcphost help [COMMAND]"} {
+		if !strings.Contains(full.stdout, want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+	if out := runBinary(t, invocation{args: []string{"help"}}); out.code != 0 || out.stdout != full.stdout {
+		t.Errorf("mcphost help: exit %d, stdout differs from --help:\n%s", out.code, out.stdout)
+	}
+
+	for _, cmd := range []string{"servers", "tools", "script", "auth"} {
+		help := runBinary(t, invocation{args: []string{"help", cmd}})
+		flag := runBinary(t, invocation{args: []string{cmd, "--help"}})
+		if help.code != 0 || flag.code != 0 || help.stdout != flag.stdout {
+			t.Errorf("help %s (exit %d) and %s --help (exit %d) differ:\n%s\n---\n%s", cmd, help.code, cmd, flag.code, help.stdout, flag.stdout)
+		}
+		if !strings.Contains(help.stdout, "  mcphost "+cmd+" ") || strings.Contains(help.stdout, "Exit codes:") {
+			t.Errorf("help %s is not that command's help:\n%s", cmd, help.stdout)
+		}
+	}
+
+	out := runBinary(t, invocation{args: []string{"help", "frob"}})
+	if out.code != 2 || !strings.Contains(out.stderr, `unknown command "frob": the commands are servers, tools, prompts, resources, script, trust, hooks, models, auth, help`) {
+		t.Errorf("help frob: exit %d, stderr %q", out.code, out.stderr)
+	}
+}

@@ -1,0 +1,87 @@
+//go:build unix
+
+package hooks
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/guard/approval"
+	"github.com/mcphost/mcphost/tool"
+)
+
+// runner runs cmd for event on every tool, and collects the warnings.
+func runner(t *testing.T, event, cmd string) (*Runner, *[]string) {
+	t.Helper()
+	var mu sync.Mutex
+	var warnings []string
+	r := New(config.Hooks{event: {{Commands: []config.HookCommand{{Command: cmd, Timeout: 5 * time.Second}}}}},
+		Options{Dir: t.TempDir(), Warn: func(s string) { mu.Lock(); warnings = append(warnings, s); mu.Unlock() }})
+	return r, &warnings
+}
+
+func TestPreToolUseDialects(t *testing.T) {
+	tests := map[string]struct{ decision, reason string }{
+		`echo '{"decision": "block", "reason": "no"}'`: {approval.HookBlock, "no"},
+		`echo '{"decision": "approve"}'`:               {approval.HookAllow, ""},
+		`echo '{"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "x"}}'`: {approval.HookBlock, "x"},
+		`echo '{"hookSpecificOutput": {"permissionDecision": "ask"}}'`:                                   {approval.HookAsk, ""},
+		`echo '{"continue": false, "stopReason": "stop"}'`:                                               {approval.HookBlock, "stop"},
+		`echo "why" >&2; exit 2`: {approval.HookBlock, "why"},
+		`exit 0`:                 {"", ""},
+	}
+	for cmd, want := range tests {
+		r, warnings := runner(t, config.HookPreToolUse, cmd)
+		v := r.PreToolUse(context.Background(), approval.Request{Name: "s__t", Arguments: map[string]any{"a": 1}})
+		if v.Decision != want.decision || v.Reason != want.reason || len(v.Runs) != 1 || len(*warnings) != 0 {
+			t.Errorf("%s: %+v, warnings %q; want %+v", cmd, v, *warnings, want)
+		}
+	}
+}
+
+func TestProblemsAreWarningsWithoutEffect(t *testing.T) {
+	for cmd, want := range map[string]string{
+		`echo '{not json'`: "not a JSON object",
+		`exit 7`:           "failed (exit 7)",
+		`sleep 30`:         "timed out",
+	} {
+		r := New(config.Hooks{config.HookPreToolUse: {{Commands: []config.HookCommand{{Command: cmd, Timeout: 300 * time.Millisecond}}}}},
+			Options{Dir: t.TempDir()})
+		var warned []string
+		r.opts.Warn = func(s string) { warned = append(warned, s) }
+		v := r.PreToolUse(context.Background(), approval.Request{Name: "s__t"})
+		if v.Decision != "" || len(warned) != 1 || !strings.Contains(warned[0], want) || v.Runs[0].Problem == "" {
+			t.Errorf("%s: %+v, warnings %q", cmd, v, warned)
+		}
+	}
+}
+
+func TestPostToolUseReplacesTheResult(t *testing.T) {
+	res := &tool.Result{Content: []tool.Content{{Kind: tool.Text, Text: "password=hunter2"}}}
+	for cmd, want := range map[string]string{
+		`echo '{"result": "[redacted]"}'`:            "[redacted]",
+		`echo '{"modifyOutput": "{\"result\": 1}"}'`: `{"result": 1}`,
+		`echo '{"result": {"n": 1}}'`:                `{"n": 1}`,
+		`cat >/dev/null`:                             "password=hunter2",
+	} {
+		r, _ := runner(t, config.HookPostToolUse, cmd)
+		got, runs := r.PostToolUse(context.Background(), approval.Record{Name: "s__t"}, res)
+		if got.Text() != want || len(runs) != 1 {
+			t.Errorf("%s: result %q, want %q", cmd, got.Text(), want)
+		}
+	}
+}
+
+func TestInputCarriesTheCall(t *testing.T) {
+	r, _ := runner(t, config.HookPreToolUse, `cat; exit 0`)
+	outs := r.run(context.Background(), config.HookPreToolUse, "s__t", input{ToolName: "s__t", ToolInput: map[string]any{"path": "a"}})
+	for _, want := range []string{`"hook_event_name":"PreToolUse"`, `"tool_name":"s__t"`, `"tool_input":{"path":"a"}`, `"cwd":"`, `"session_id"`} {
+		if !strings.Contains(outs[0].stdout, want) {
+			t.Errorf("stdin lacks %s: %s", want, outs[0].stdout)
+		}
+	}
+}

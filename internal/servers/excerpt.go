@@ -1,0 +1,98 @@
+package servers
+
+import (
+	"strings"
+
+	"github.com/mcphost/mcphost/internal/termtext"
+)
+
+// Bounds of the stderr a start error quotes: the first lines that look
+// like an error (the cause is often the first thing a server says, before
+// its usage text or a stack) and the last lines (where it says what it
+// gave up on), each cut to excerptWidth.
+const (
+	excerptErrors = 3
+	excerptTail   = 3
+	excerptWidth  = 240
+)
+
+// errorWords mark a line as the likely cause of a failure.
+var errorWords = []string{"error", "fatal", "exception", "panic", "traceback", "failed", "failure", "cannot", "can't",
+	"could not", "couldn't", "unable", "not found", "no such", "denied", "invalid", "missing", "refused", "unknown",
+	"not set", "required", "unsupported", "err!"}
+
+// noise is what servers write that explains nothing, such as npm's pointer
+// to its own log.
+var noise = []string{"a complete log of this run can be found in", "npm error a complete log"}
+
+// stderrExcerpt picks the lines of a server's output that explain a
+// failure: the first few that look like errors and the last few, in their
+// order, without repeats; empty when it wrote nothing useful.
+func stderrExcerpt(lines []string) []string {
+	var keep []int
+	seen := map[string]bool{}
+	add := func(i int) {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || seen[l] {
+			return
+		}
+		seen[l] = true
+		keep = append(keep, i)
+	}
+	errs := 0
+	for i, l := range lines {
+		if errs < excerptErrors && looksLikeError(l) {
+			add(i)
+			errs++
+		}
+	}
+	tail := 0
+	for i := len(lines) - 1; i >= 0 && tail < excerptTail; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" && !isNoise(l) {
+			add(i)
+			tail++
+		}
+	}
+	// In the server's order.
+	for i := 1; i < len(keep); i++ {
+		for j := i; j > 0 && keep[j] < keep[j-1]; j-- {
+			keep[j], keep[j-1] = keep[j-1], keep[j]
+		}
+	}
+	out := make([]string, 0, len(keep))
+	for _, i := range keep {
+		out = append(out, termtext.Truncate(strings.TrimSpace(lines[i]), excerptWidth))
+	}
+	return out
+}
+
+func looksLikeError(line string) bool {
+	l := strings.ToLower(line)
+	if isNoise(l) {
+		return false
+	}
+	for _, w := range errorWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isNoise(line string) bool {
+	l := strings.ToLower(line)
+	for _, n := range noise {
+		if strings.Contains(l, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoted renders excerpt lines under a message, indented.
+func quoted(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\n  " + strings.Join(lines, "\n  ")
+}
