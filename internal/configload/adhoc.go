@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"fmt"
@@ -7,36 +7,38 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // AdhocServer is the one server given on the command line with --url or
 // --stdio (for "mcphost servers" and "mcphost tools") instead of the
 // config's; nil when neither is given. A --url server is tried as
 // Streamable HTTP, then as SSE.
-func AdhocServer(rawURL, command string) (*ServerSpec, error) {
+func AdhocServer(rawURL, command string) (*config.ServerSpec, error) {
 	switch {
 	case rawURL != "" && command != "":
-		return nil, &Error{Field: keyURL, Message: "give --url or --stdio, not both"}
+		return nil, &config.Error{Field: keyURL, Message: "give --url or --stdio, not both"}
 	case rawURL != "":
 		u, err := url.Parse(rawURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, &Error{Field: keyURL, Message: fmt.Sprintf("--url %q is not an http:// or https:// URL", rawURL)}
+			return nil, &config.Error{Field: keyURL, Message: fmt.Sprintf("--url %q is not an http:// or https:// URL", rawURL)}
 		}
-		return &ServerSpec{
-			Name: urlName(u), Transport: TransportHTTP, FallbackSSE: true,
-			URL: rawURL, StartTimeout: DefaultStartTimeout, Source: "--url",
+		return &config.ServerSpec{
+			Name: urlName(u), Transport: config.TransportHTTP, FallbackSSE: true,
+			URL: rawURL, StartTimeout: config.DefaultStartTimeout, Source: "--url",
 		}, nil
 	case command != "":
 		argv, err := SplitCommand(command)
 		if err != nil {
-			return nil, &Error{Field: keyStdio, Message: fmt.Sprintf("--stdio: %v", err)}
+			return nil, &config.Error{Field: keyStdio, Message: fmt.Sprintf("--stdio: %v", err)}
 		}
 		if len(argv) == 0 {
-			return nil, &Error{Field: keyStdio, Message: `--stdio needs the command that starts the server, e.g. --stdio "npx -y @modelcontextprotocol/server-everything"`}
+			return nil, &config.Error{Field: keyStdio, Message: `--stdio needs the command that starts the server, e.g. --stdio "npx -y @modelcontextprotocol/server-everything"`}
 		}
-		return &ServerSpec{
-			Name: commandName(argv), Transport: TransportStdio, Command: argv[0], Args: argv[1:],
-			StartTimeout: DefaultStartTimeout, Source: "--stdio",
+		return &config.ServerSpec{
+			Name: commandName(argv), Transport: config.TransportStdio, Command: argv[0], Args: argv[1:],
+			StartTimeout: config.DefaultStartTimeout, Source: "--stdio",
 		}, nil
 	}
 	return nil, nil
@@ -152,11 +154,11 @@ func SplitCommand(s string) ([]string, error) {
 
 // OnlyServer returns the spec named name, or an error listing the names:
 // for the commands that work on one server.
-func OnlyServer(specs []ServerSpec, name string) ([]ServerSpec, error) {
+func OnlyServer(specs []config.ServerSpec, name string) ([]config.ServerSpec, error) {
 	var names []string
 	for _, s := range specs {
 		if s.Name == name {
-			return []ServerSpec{s}, nil
+			return []config.ServerSpec{s}, nil
 		}
 		names = append(names, s.Name)
 	}

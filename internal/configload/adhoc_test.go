@@ -1,8 +1,10 @@
-package config
+package configload
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 func TestSplitCommand(t *testing.T) {
@@ -44,7 +46,7 @@ func TestCommandName(t *testing.T) {
 
 func TestAdhocServer(t *testing.T) {
 	spec, err := AdhocServer("https://mcp.example.com/mcp", "")
-	if err != nil || spec.Name != "mcp-example-com" || spec.Transport != TransportHTTP || !spec.FallbackSSE || spec.Source != "--url" {
+	if err != nil || spec.Name != "mcp-example-com" || spec.Transport != config.TransportHTTP || !spec.FallbackSSE || spec.Source != "--url" {
 		t.Errorf("--url: %+v, %v", spec, err)
 	}
 	spec, err = AdhocServer("http://127.0.0.1:3001/mcp", "")

@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"fmt"
@@ -6,22 +6,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/mcphost/mcphost/config"
 )
-
-// Approval is the user's tool approval rules: glob patterns over the tool
-// names the model sees ("server__tool"). Allow, Ask and Deny come from the
-// user's own files, --config and --allow-tool/--deny-tool; Project holds
-// the rules of trusted project files, kept apart because they may only
-// make a verdict stricter, never loosen the user's ask or deny.
-type Approval struct {
-	Allow, Ask, Deny []string
-	Project          Rules
-}
-
-// Rules is one layer's allow, ask and deny patterns.
-type Rules struct {
-	Allow, Ask, Deny []string
-}
 
 // The approval flags, repeatable and flag-only: rules in files go under
 // "approval:".
@@ -33,15 +20,11 @@ const (
 	keyApproval  = "approval"
 )
 
-// DefaultServerName names the server mcphost runs when no config file
-// defines mcpServers: the built-in fs server on the working directory.
-const DefaultServerName = "fs"
-
 // approval gathers the rules of every config file (they add up, whichever
 // file they are in) and of the flags, checking each pattern; a project
 // file's go to Approval.Project.
-func (o *LoadOptions) approval(files []*configFile) (Approval, error) {
-	var a Approval
+func (o *LoadOptions) approval(files []*configFile) (config.Approval, error) {
+	var a config.Approval
 	for _, f := range files {
 		if f.approval == nil {
 			continue
@@ -50,7 +33,7 @@ func (o *LoadOptions) approval(files []*configFile) (Approval, error) {
 		if !ok {
 			return a, o.fail(f.path, keyApproval, nil, `"approval" must be an object with "allow", "ask" and "deny" lists of tool patterns such as "fs__read_*"`)
 		}
-		rules := &Rules{Allow: a.Allow, Ask: a.Ask, Deny: a.Deny}
+		rules := &config.Rules{Allow: a.Allow, Ask: a.Ask, Deny: a.Deny}
 		if f.project {
 			rules = &a.Project
 		}
@@ -154,13 +137,13 @@ func definesServers(files []*configFile) bool {
 // defaultServers is what mcphost runs when no config file defines
 // mcpServers: the built-in fs server, confined to the working directory,
 // so that "what is in this folder?" works on a fresh machine.
-func (o *LoadOptions) defaultServers() []ServerSpec {
-	return []ServerSpec{{
-		Name:         DefaultServerName,
-		Transport:    TransportBuiltin,
+func (o *LoadOptions) defaultServers() []config.ServerSpec {
+	return []config.ServerSpec{{
+		Name:         config.DefaultServerName,
+		Transport:    config.TransportBuiltin,
 		Builtin:      "fs",
 		Options:      map[string]any{"allowed_directories": []any{o.WorkDir}},
-		StartTimeout: DefaultStartTimeout,
+		StartTimeout: config.DefaultStartTimeout,
 	}}
 }
 

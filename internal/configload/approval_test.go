@@ -1,10 +1,12 @@
-package config
+package configload
 
 import (
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 func TestBuiltinServers(t *testing.T) {
@@ -23,12 +25,12 @@ func TestBuiltinServers(t *testing.T) {
   tasks: {type: builtin, name: todo}
 `)
 	s := fx.mustLoad(t)
-	want := []ServerSpec{
-		{Name: "files", Transport: TransportBuiltin, Builtin: "fs", Source: path, StartTimeout: DefaultStartTimeout,
+	want := []config.ServerSpec{
+		{Name: "files", Transport: config.TransportBuiltin, Builtin: "fs", Source: path, StartTimeout: config.DefaultStartTimeout,
 			Options: map[string]any{"allowed_directories": []any{filepath.Join(fx.work, "docs"), filepath.Join(fx.home, "notes")}}},
-		{Name: "shell", Transport: TransportBuiltin, Builtin: "bash", Source: path, StartTimeout: DefaultStartTimeout,
+		{Name: "shell", Transport: config.TransportBuiltin, Builtin: "bash", Source: path, StartTimeout: config.DefaultStartTimeout,
 			Options: map[string]any{"timeout": 10, "working_dir": fx.work}},
-		{Name: "tasks", Transport: TransportBuiltin, Builtin: "todo", Source: path, StartTimeout: DefaultStartTimeout},
+		{Name: "tasks", Transport: config.TransportBuiltin, Builtin: "todo", Source: path, StartTimeout: config.DefaultStartTimeout},
 	}
 	if !reflect.DeepEqual(s.Servers, want) {
 		t.Errorf("Servers =\n%+v\nwant\n%+v", s.Servers, want)
@@ -83,10 +85,10 @@ approval:
 	fx.args = []string{"--allow-tool", "x__*", "--deny-tool", "fetch__*", "--deny-tool", "bash__rm"}
 	s := fx.mustLoad(t)
 	// The project file's rules are kept apart: they may only tighten.
-	want := Approval{
+	want := config.Approval{
 		Allow:   []string{"fs__read_*", "everything__echo", "x__*"},
 		Deny:    []string{"bash__*", "fetch__*", "bash__rm"},
-		Project: Rules{Allow: []string{"git__status"}, Ask: []string{"*__write_*"}},
+		Project: config.Rules{Allow: []string{"git__status"}, Ask: []string{"*__write_*"}},
 	}
 	if !reflect.DeepEqual(s.Approval, want) {
 		t.Errorf("Approval = %+v, want %+v", s.Approval, want)

@@ -1,12 +1,16 @@
-package config
+package configload
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mcphost/mcphost/config"
+)
 
 // builtin fills the fields of a server compiled into mcphost: "name" picks
 // it (fs, bash, fetch, todo) and "options" configures it. Which names and
 // options exist is the builtin package's business; strings in options are
 // expanded like the other fields, so "${PROJECT_DIR}/docs" works.
-func (p *serverParser) builtin(spec *ServerSpec, e entry, x *expander) error {
+func (p *serverParser) builtin(spec *config.ServerSpec, e entry, x *expander) error {
 	name := spec.Name
 	v, ok := e.get("name")
 	s, isString := v.(string)

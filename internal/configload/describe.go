@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"encoding/json"
@@ -8,10 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/mcphost/mcphost/config"
 )
 
-// Describe says, one line each, what the project file would do if it were
-// used: the servers it would start or reach (commands with their
+// Describe says, one line each, what the project file f would do if it
+// were used: the servers it would start or reach (commands with their
 // arguments, URLs, the names of the variables and headers it sets), the
 // settings it would change and its approval rules. Values are shown as
 // the file writes them, ${VAR} unexpanded, so that no secret from the
@@ -19,26 +21,26 @@ import (
 // control characters, so that no value can pass for another line or
 // draw on the terminal. The error is the file's own problem (bad syntax,
 // a bad server entry), for the caller to show with the rest.
-func (f ProjectFile) Describe() ([]string, error) {
-	r := fileReader{homeDir: f.homeDir, workDir: f.workDir}
+func Describe(f config.ProjectFile) ([]string, error) {
+	r := fileReader{homeDir: f.HomeDir, workDir: f.WorkDir}
 	var (
 		cf  *configFile
 		err error
 	)
 	if isHooksFile(f.Path) {
-		cf, err = r.decodeHooksFile(f.Path, f.data)
+		cf, err = r.decodeHooksFile(f.Path, f.Data)
 	} else {
-		cf, err = r.decode(f.Path, f.workDir, f.data)
+		cf, err = r.decode(f.Path, f.WorkDir, f.Data)
 	}
 	if err != nil {
 		return nil, err
 	}
 	var lines []string
-	hooks, err := (&LoadOptions{HomeDir: f.homeDir, WorkDir: f.workDir}).hooks([]*configFile{cf})
+	hooks, err := (&LoadOptions{HomeDir: f.HomeDir, WorkDir: f.WorkDir}).hooks([]*configFile{cf})
 	if err != nil {
 		return nil, err
 	}
-	for _, event := range HookEvents() {
+	for _, event := range config.HookEvents() {
 		for _, rule := range hooks[event] {
 			for _, c := range rule.Commands {
 				at := event
@@ -49,10 +51,10 @@ func (f ProjectFile) Describe() ([]string, error) {
 			}
 		}
 	}
-	servers, err := f.describeServers(cf)
+	servers, err := describeServers(f, cf)
 	lines = append(lines, servers...)
 	for _, k := range sortedKeys(cf.settings) {
-		lines = append(lines, f.describeSetting(k, cf.settings[k]))
+		lines = append(lines, describeSetting(f, k, cf.settings[k]))
 	}
 	lines = append(lines, describeApproval(cf.approval)...)
 	if len(lines) == 0 {
@@ -62,7 +64,7 @@ func (f ProjectFile) Describe() ([]string, error) {
 }
 
 // describeServers describes the mcpServers of cf.
-func (f ProjectFile) describeServers(cf *configFile) ([]string, error) {
+func describeServers(f config.ProjectFile, cf *configFile) ([]string, error) {
 	if cf.servers == nil {
 		return nil, nil
 	}
@@ -73,7 +75,7 @@ func (f ProjectFile) describeServers(cf *configFile) ([]string, error) {
 	// environment may hold secrets.
 	asWritten := func(name string) (string, bool) { return "${" + name + "}", true }
 	p := serverParser{
-		source: f.Path, projectDir: f.workDir, homeDir: f.homeDir, workDir: f.workDir,
+		source: f.Path, projectDir: f.WorkDir, homeDir: f.HomeDir, workDir: f.WorkDir,
 		env: asWritten, describing: true,
 	}
 	var lines []string
@@ -94,11 +96,11 @@ func (f ProjectFile) describeServers(cf *configFile) ([]string, error) {
 }
 
 // describeServer is one server's line.
-func describeServer(spec ServerSpec) string {
+func describeServer(spec config.ServerSpec) string {
 	var b strings.Builder
 	name := "server " + quoted(spec.Name)
 	switch spec.Transport {
-	case TransportStdio:
+	case config.TransportStdio:
 		fmt.Fprintf(&b, "start %s: %s", name, quoted(spec.Command))
 		for _, a := range spec.Args {
 			b.WriteString(" " + quoted(a))
@@ -109,7 +111,7 @@ func describeServer(spec ServerSpec) string {
 		if len(spec.Env) > 0 {
 			fmt.Fprintf(&b, ", setting %s", quotedList(sortedKeys(spec.Env)))
 		}
-	case TransportBuiltin:
+	case config.TransportBuiltin:
 		fmt.Fprintf(&b, "run %s: the built-in %s server", name, quoted(spec.Builtin))
 		if len(spec.Options) > 0 {
 			opts, _ := json.Marshal(spec.Options)
@@ -132,7 +134,7 @@ func describeServer(spec ServerSpec) string {
 }
 
 // describeSetting is one setting's line.
-func (f ProjectFile) describeSetting(key string, val any) string {
+func describeSetting(f config.ProjectFile, key string, val any) string {
 	text, ok := scalarString(val)
 	if !ok {
 		data, _ := json.Marshal(val)
@@ -145,7 +147,7 @@ func (f ProjectFile) describeSetting(key string, val any) string {
 			line += " (refused: a project file cannot turn off approval)"
 		}
 	case keySystemPrompt:
-		path, fromHome := homeRelative(text, f.homeDir)
+		path, fromHome := homeRelative(text, f.HomeDir)
 		if !fromHome && !filepath.IsAbs(path) {
 			path = filepath.Join(filepath.Dir(f.Path), path)
 		}

@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // configFile is one decoded config file.
@@ -48,10 +50,10 @@ type fileReader struct {
 }
 
 // fail builds the *Error for a problem in file path.
-func (r fileReader) fail(path, field string, err error, format string, args ...any) *Error {
-	return &Error{
+func (r fileReader) fail(path, field string, err error, format string, args ...any) *config.Error {
+	return &config.Error{
 		File: path, Field: field, Message: fmt.Sprintf(format, args...),
-		homeDir: r.homeDir, workDir: r.workDir, err: err,
+		HomeDir: r.homeDir, WorkDir: r.workDir, Err: err,
 	}
 }
 
@@ -103,7 +105,7 @@ func (r fileReader) decode(path, projectDir string, data []byte) (*configFile, e
 	if !ok {
 		return nil, r.fail(path, "", nil, `the file must hold an object of settings and "mcpServers" at the top level`)
 	}
-	shown := displayPath(path, r.homeDir, r.workDir)
+	shown := config.DisplayPath(path, r.homeDir, r.workDir)
 	f.warnings = fileKeyWarnings(shown, top)
 	for _, k := range sortedKeys(top) {
 		nk := normKey(k)

@@ -1,9 +1,11 @@
-package config
+package configload
 
 import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // The names of mcphost's settings. Each is a flag name, the key a config file
@@ -66,24 +68,17 @@ const (
 	keyThink = "think"
 )
 
-// The values --output accepts.
-const (
-	OutputText       = "text"
-	OutputJSON       = "json"
-	OutputStreamJSON = "stream-json"
-)
-
 // Defaults of the settings that have one other than the zero value.
 const (
 	defaultMaxSteps = 20
 	defaultNumCtx   = 8192
-	defaultOutput   = OutputText
+	defaultOutput   = config.OutputText
 	// defaultElicitation declines: nothing is sent in the user's name
 	// unless they said so.
-	defaultElicitation = string(ElicitDecline)
+	defaultElicitation = string(config.ElicitDecline)
 	// defaultSampling refuses: a server does not spend the user's model
 	// unless they said so.
-	defaultSampling = string(ServerSamplingDeny)
+	defaultSampling = string(config.ServerSamplingDeny)
 	// The bounds: the reply and idle defaults are provider.Limits', the
 	// tool-call ones runner.Options'.
 	defaultMaxReplyBytes    = 8 << 20
@@ -98,7 +93,7 @@ const (
 
 // outputFormats lists the --output values in the order help and errors show them.
 func outputFormats() []string {
-	return []string{OutputText, OutputJSON, OutputStreamJSON}
+	return []string{config.OutputText, config.OutputJSON, config.OutputStreamJSON}
 }
 
 // fileKeys are the settings a config file or an MCPHOST_* variable may set.

@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // fixture is an isolated home and work directory, environment and argv.
@@ -49,14 +51,14 @@ func (fx *fixture) lookup(k string) (string, bool) {
 	return v, ok
 }
 
-func (fx *fixture) load(t *testing.T) (*Settings, error) {
+func (fx *fixture) load(t *testing.T) (*config.Settings, error) {
 	t.Helper()
 	return fx.loadWith(t, LoadOptions{})
 }
 
 // loadWith loads with opts, its flags, directories and environment the
 // fixture's.
-func (fx *fixture) loadWith(t *testing.T, opts LoadOptions) (*Settings, error) {
+func (fx *fixture) loadWith(t *testing.T, opts LoadOptions) (*config.Settings, error) {
 	t.Helper()
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 	RegisterFlags(fs)
@@ -83,7 +85,7 @@ func settingsFixture(t *testing.T, file string, env map[string]string, args []st
 	return fx
 }
 
-func (fx *fixture) mustLoad(t *testing.T) *Settings {
+func (fx *fixture) mustLoad(t *testing.T) *config.Settings {
 	t.Helper()
 	s, err := fx.load(t)
 	if err != nil {

@@ -1,70 +1,18 @@
-package config
+package configload
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcphost/mcphost/config"
 )
-
-// The events hooks run at, as the original mcphost and Claude Code name
-// them.
-const (
-	HookPreToolUse       = "PreToolUse"
-	HookPostToolUse      = "PostToolUse"
-	HookUserPromptSubmit = "UserPromptSubmit"
-	HookStop             = "Stop"
-	HookNotification     = "Notification"
-)
-
-// HookEvents lists the events, in the order of a turn.
-func HookEvents() []string {
-	return []string{HookUserPromptSubmit, HookPreToolUse, HookPostToolUse, HookNotification, HookStop}
-}
-
-// DefaultHookTimeout bounds one hook command that says no timeout.
-const DefaultHookTimeout = 60 * time.Second
 
 // keyNoHooks turns every hook off for a run.
 const keyNoHooks = "no-hooks"
-
-// Hooks are the user's commands to run at fixed points, by event.
-type Hooks map[string][]HookRule
-
-// HookRule is one matcher of an event and the commands it runs.
-type HookRule struct {
-	// Matcher selects tools by the name the model sees ("bash__run"): the
-	// exact name, or a regular expression found in it; empty or "*"
-	// matches every tool (and events without a tool).
-	Matcher string
-	// Commands run in order.
-	Commands []HookCommand
-	// File is where the rule was written.
-	File string
-
-	re *regexp.Regexp
-}
-
-// HookCommand is one command of a rule, run by the shell.
-type HookCommand struct {
-	Command string
-	Timeout time.Duration
-}
-
-// Matches reports whether the rule applies to the tool named name (empty
-// for events without a tool).
-func (r HookRule) Matches(name string) bool {
-	switch {
-	case r.Matcher == "" || r.Matcher == "*" || r.Matcher == name:
-		return true
-	case name == "" || r.re == nil:
-		return false
-	}
-	return r.re.MatchString(name)
-}
 
 // hookFileNames are the names of a hooks file, the first that exists being
 // read: in the user's config directory and, as a project file that needs
@@ -105,8 +53,8 @@ func isHooksFile(path string) bool {
 // hooks gathers the hooks of files (the user's hooks file, the hooks:
 // sections of config files, the project's trusted hooks file), in that
 // order: rules of every file add up.
-func (o *LoadOptions) hooks(files []*configFile) (Hooks, error) {
-	out := Hooks{}
+func (o *LoadOptions) hooks(files []*configFile) (config.Hooks, error) {
+	out := config.Hooks{}
 	for _, f := range files {
 		raw, ok := f.sections[keyHooks]
 		if !ok || raw == nil {
@@ -114,12 +62,12 @@ func (o *LoadOptions) hooks(files []*configFile) (Hooks, error) {
 		}
 		events, ok := asMap(raw)
 		if !ok {
-			return nil, o.fail(f.path, keyHooks, nil, `"hooks" must be an object of events (%s), each a list of {matcher, hooks}`, strings.Join(HookEvents(), ", "))
+			return nil, o.fail(f.path, keyHooks, nil, `"hooks" must be an object of events (%s), each a list of {matcher, hooks}`, strings.Join(config.HookEvents(), ", "))
 		}
 		for _, event := range sortedKeys(events) {
 			name, known := hookEvent(event)
 			if !known {
-				return nil, o.fail(f.path, keyHooks, nil, "%q is not a hook event: use %s", event, strings.Join(HookEvents(), ", "))
+				return nil, o.fail(f.path, keyHooks, nil, "%q is not a hook event: use %s", event, strings.Join(config.HookEvents(), ", "))
 			}
 			rules, err := o.hookRules(f.path, name, events[event])
 			if err != nil {
@@ -133,7 +81,7 @@ func (o *LoadOptions) hooks(files []*configFile) (Hooks, error) {
 
 // hookEvent returns the event name for a key written in any case.
 func hookEvent(key string) (string, bool) {
-	for _, e := range HookEvents() {
+	for _, e := range config.HookEvents() {
 		if strings.EqualFold(e, key) {
 			return e, true
 		}
@@ -143,7 +91,7 @@ func hookEvent(key string) (string, bool) {
 
 // hookRules reads an event's list of {matcher, hooks: [{type, command,
 // timeout}]}.
-func (o *LoadOptions) hookRules(file, event string, raw any) ([]HookRule, error) {
+func (o *LoadOptions) hookRules(file, event string, raw any) ([]config.HookRule, error) {
 	fail := func(format string, args ...any) error {
 		return o.fail(file, keyHooks, nil, "%s: %s", event, fmt.Sprintf(format, args...))
 	}
@@ -151,27 +99,24 @@ func (o *LoadOptions) hookRules(file, event string, raw any) ([]HookRule, error)
 	if !ok {
 		return nil, fail("must be a list of {matcher, hooks}")
 	}
-	var rules []HookRule
+	var rules []config.HookRule
 	for i, item := range list {
 		m, ok := asMap(item)
 		if !ok {
 			return nil, fail("entry %d must be an object with matcher and hooks", i+1)
 		}
-		rule := HookRule{File: file}
+		var matcher string
 		me := entry{m: m}
 		if v, ok := me.get("matcher"); ok && v != nil {
 			s, ok := v.(string)
 			if !ok {
 				return nil, fail("entry %d: matcher must be text, a tool name or a regular expression", i+1)
 			}
-			rule.Matcher = s
+			matcher = s
 		}
-		if rule.Matcher != "" && rule.Matcher != "*" {
-			re, err := regexp.Compile(rule.Matcher)
-			if err != nil {
-				return nil, fail("entry %d: matcher %q is not a regular expression: %v", i+1, rule.Matcher, err)
-			}
-			rule.re = re
+		rule, err := config.NewHookRule(matcher, file)
+		if err != nil {
+			return nil, fail("entry %d: matcher %q is not a regular expression: %v", i+1, matcher, err)
 		}
 		cmds, _ := me.get("hooks")
 		cl, ok := cmds.([]any)
@@ -192,7 +137,7 @@ func (o *LoadOptions) hookRules(file, event string, raw any) ([]HookRule, error)
 			if !ok || strings.TrimSpace(s) == "" {
 				return nil, fail("entry %d, hook %d needs command: the shell command to run", i+1, j+1)
 			}
-			hc := HookCommand{Command: s, Timeout: DefaultHookTimeout}
+			hc := config.HookCommand{Command: s, Timeout: config.DefaultHookTimeout}
 			if t, ok := e.get("timeout"); ok && t != nil {
 				secs, ok := toFloat(t)
 				if !ok || secs <= 0 {
@@ -224,7 +169,7 @@ func (r fileReader) decodeHooksFile(path string, data []byte) (*configFile, erro
 		}
 	}
 	cf.sections[keyHooks] = doc
-	cf.warnings = hookKeyWarnings(displayPath(path, r.homeDir, r.workDir), doc)
+	cf.warnings = hookKeyWarnings(config.DisplayPath(path, r.homeDir, r.workDir), doc)
 	return cf, nil
 }
 

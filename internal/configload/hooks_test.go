@@ -1,10 +1,12 @@
-package config
+package configload
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 func TestHooksFromEveryPlace(t *testing.T) {
@@ -19,21 +21,21 @@ func TestHooksFromEveryPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pre := s.Hooks[HookPreToolUse]
+	pre := s.Hooks[config.HookPreToolUse]
 	if len(pre) != 1 || pre[0].Commands[0].Command != "guard.sh" || pre[0].Commands[0].Timeout != 5*time.Second ||
 		!pre[0].Matches("bash__run") || pre[0].Matches("fs__read") || !strings.HasSuffix(pre[0].File, "hooks.yml") {
 		t.Errorf("PreToolUse %+v", pre)
 	}
-	if stop := s.Hooks[HookStop]; len(stop) != 1 || stop[0].Commands[0].Timeout != DefaultHookTimeout || !stop[0].Matches("") {
+	if stop := s.Hooks[config.HookStop]; len(stop) != 1 || stop[0].Commands[0].Timeout != config.DefaultHookTimeout || !stop[0].Matches("") {
 		t.Errorf("Stop %+v", stop)
 	}
-	if ups := s.Hooks[HookUserPromptSubmit]; len(ups) != 1 || ups[0].Commands[0].Command != "ctx.sh" {
+	if ups := s.Hooks[config.HookUserPromptSubmit]; len(ups) != 1 || ups[0].Commands[0].Command != "ctx.sh" {
 		t.Errorf("UserPromptSubmit %+v", ups)
 	}
 	// Untrusted, the project's hooks file is left out and named.
 	fx.untrusted = true
 	s, err = fx.load(t)
-	if err != nil || len(s.Hooks[HookUserPromptSubmit]) != 0 || len(s.Untrusted) != 1 || !strings.Contains(s.Untrusted[0].Name(), "hooks.json") {
+	if err != nil || len(s.Hooks[config.HookUserPromptSubmit]) != 0 || len(s.Untrusted) != 1 || !strings.Contains(s.Untrusted[0].Name(), "hooks.json") {
 		t.Errorf("untrusted: %+v, %v", s.Untrusted, err)
 	}
 }

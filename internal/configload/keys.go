@@ -1,4 +1,4 @@
-package config
+package configload
 
 // Helpers for other readers of mcphost's file formats (script front
 // matter), so that key spellings and variable names mean the same

@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"cmp"
@@ -17,131 +17,11 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
-	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/config"
 )
 
 // envPrefix starts the environment variables that set mcphost's settings.
 const envPrefix = "MCPHOST_"
-
-// Settings is everything mcphost was told, from flags, MCPHOST_* variables,
-// config files and defaults, checked and normalised.
-type Settings struct {
-	// Model is as given (e.g. "ollama:qwen3:8b"); empty when none was
-	// given anywhere, which the caller decides how to handle.
-	Model string
-	// Prompt is the --prompt text; empty means interactive use.
-	Prompt string
-	// OllamaHost is empty unless given; the caller falls back to
-	// OLLAMA_HOST and Ollama's default.
-	OllamaHost string
-	// ProviderURL and ProviderAPIKey reach an OpenAI-compatible server
-	// for openai:MODEL and the presets (llamacpp:, lmstudio:, vllm:);
-	// ProviderKeySource says where the key was given (a flag, a variable
-	// or a file), for errors that must not quote it. Without a key,
-	// openai:MODEL uses OPENAI_API_KEY.
-	ProviderURL, ProviderAPIKey, ProviderKeySource string
-	// Providers are the engines config files name ("providers:"), sorted
-	// by name.
-	Providers []Engine
-	// Pull pulls a missing Ollama model before a one-shot run.
-	Pull bool
-	// SystemPrompt is the text itself, already read from its file when the
-	// setting named one.
-	SystemPrompt string
-	// Output is one of OutputText, OutputJSON and OutputStreamJSON.
-	Output string
-
-	// MaxSteps (at least 1) bounds the model calls for one prompt.
-	MaxSteps int
-	// NumCtx is the context window to ask Ollama for; 0 keeps the model's.
-	NumCtx int
-	// MaxResultBytes caps each tool result the model sees; 0 leaves the
-	// cap to the runner (about half the context window).
-	MaxResultBytes int
-	// MaxReplyBytes caps one model reply and ModelIdleTimeout the time a
-	// model call may go without receiving anything; MaxStdinBytes caps
-	// piped input. All at least 1.
-	MaxReplyBytes    int
-	ModelIdleTimeout time.Duration
-	MaxStdinBytes    int
-	// MaxParallelTools is how many tool calls of one model message run at
-	// once, MaxToolCalls how many run at all. Both at least 1.
-	MaxParallelTools, MaxToolCalls int
-	// ToolShare (0 to 1) is the share of the context window the tools may
-	// take before only the most relevant are offered; 0 offers every tool.
-	ToolShare float64
-	// EmbedModel is the Ollama embedding model that ranks tools by
-	// meaning too; empty for words alone.
-	EmbedModel string
-
-	// Quiet asks for the final answer only; Debug for a log of config
-	// files, server start-up and MCP traffic.
-	Quiet, Debug bool
-	// HideThinking hides reasoning models' thinking.
-	HideThinking bool
-	// Think, when not nil, says whether reasoning models should think:
-	// false asks them not to (--think=false). nil leaves it to the model.
-	Think *bool
-	// Theme is dark, light or auto: the colours of rendered Markdown.
-	Theme string
-	// NoCache turns off the cache of servers' tool lists.
-	NoCache bool
-	// AuditResultBytes caps the result kept in an audit line; 0 keeps none.
-	AuditResultBytes int
-	// Hooks are the user's commands to run at fixed points (see HookRule);
-	// NoHooks turns them all off for this run.
-	Hooks   Hooks
-	NoHooks bool
-	// Sampling are the generation parameters of every model; ModelSampling
-	// those of one model (by its name without the provider prefix), which
-	// replace the general ones for it.
-	Sampling      provider.Sampling
-	ModelSampling map[string]provider.Sampling
-	// Session is the conversation file a run continues and saves.
-	Session string
-	// SessionWait bounds the wait for another run that holds Session; 0
-	// fails at once, a negative value waits as long as it takes.
-	SessionWait time.Duration
-
-	// Approval holds the tool approval rules of all config files and of
-	// --allow-tool/--deny-tool; Yolo allows every tool not denied.
-	Approval Approval
-	Yolo     bool
-	// Audit is the absolute path of the audit log; empty for none.
-	Audit string
-	// Elicitation is how a run that cannot ask anyone answers a server's
-	// request for input.
-	Elicitation Elicitation
-	// ServerSampling is how a run that cannot ask anyone answers a
-	// server's request for a completion by the model.
-	ServerSampling ServerSampling
-	// MCPPrompt is the MCP prompt (server__prompt) a one-shot run starts
-	// with, and PromptArgs its arguments; flags only.
-	MCPPrompt  string
-	PromptArgs map[string]string
-
-	// Servers are the MCP servers of all config files, merged by name and
-	// sorted by name; or the script's, or the one of --url/--stdio.
-	Servers []ServerSpec
-	// Adhoc is the server given with --url or --stdio, nil without one;
-	// it is then the only entry of Servers.
-	Adhoc *ServerSpec
-	// ScriptFile is the absolute path of the script being run, if any,
-	// and ScriptServers tells whether its mcpServers replaced the config's.
-	ScriptFile    string
-	ScriptServers bool
-	// Files lists the config files that were read, in precedence order
-	// (the one that wins first), for --debug.
-	Files []string
-	// Untrusted lists the project config files that were found but not
-	// read because the user does not trust them (see TrustStore); the
-	// caller warns (UntrustedWarning) or asks.
-	Untrusted []ProjectFile
-	// Warnings are what Load refused or ignored in a file but did not stop
-	// for (yolo in a project file, unknown keys with the key probably
-	// meant), worded for the user, each naming its file.
-	Warnings []string
-}
 
 // LoadOptions says where Load looks. The zero value reads the real
 // environment, working directory and home directory.
@@ -169,7 +49,7 @@ type LoadOptions struct {
 	ScriptFile string
 	// Servers, when not nil, replaces the servers of the config files and
 	// the default one (a script's own mcpServers, an ad-hoc --url server).
-	Servers []ServerSpec
+	Servers []config.ServerSpec
 
 	// ConfigFile, when not empty and no --config flag was given, is read
 	// instead of the usual config files, as --config would be.
@@ -204,7 +84,7 @@ type LoadOptions struct {
 // file defines mcpServers, Servers is the built-in fs server on the working
 // directory (DefaultServerName); an empty mcpServers object means none.
 // Every problem in the user's input is returned as an *Error.
-func Load(opts LoadOptions) (*Settings, error) {
+func Load(opts LoadOptions) (*config.Settings, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -217,7 +97,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 		return nil, err
 	}
 	if adhoc != nil {
-		o.Servers = []ServerSpec{*adhoc}
+		o.Servers = []config.ServerSpec{*adhoc}
 	}
 	script, err := o.readScript()
 	if err != nil {
@@ -233,7 +113,7 @@ func Load(opts LoadOptions) (*Settings, error) {
 	}
 	v, origins := o.layer(files)
 
-	s := &Settings{}
+	s := &config.Settings{}
 	g := getter{v: v, origins: origins, o: &o}
 	s.Model = g.str(keyModel)
 	s.Prompt = g.str(keyPrompt)
@@ -277,8 +157,8 @@ func Load(opts LoadOptions) (*Settings, error) {
 	s.SessionWait = g.waitDuration(keySessionWait)
 	s.Yolo = g.boolean(keyYolo)
 	s.Audit = o.auditPath(g.str(keyAudit), origins[keyAudit])
-	s.Elicitation = Elicitation(g.str(keyElicitation))
-	s.ServerSampling = ServerSampling(g.str(keySampling))
+	s.Elicitation = config.Elicitation(g.str(keyElicitation))
+	s.ServerSampling = config.ServerSampling(g.str(keySampling))
 	s.MCPPrompt = strings.TrimSpace(o.flagString(keyMCPPrompt))
 	if s.PromptArgs, err = o.promptArgs(); err != nil {
 		return nil, err
@@ -359,12 +239,12 @@ func (o *LoadOptions) promptArgs() (map[string]string, error) {
 	for _, a := range list {
 		name, value, ok := strings.Cut(a, "=")
 		if !ok || strings.TrimSpace(name) == "" {
-			return nil, &Error{Field: keyPromptArg, Message: fmt.Sprintf("--prompt-arg %q must be NAME=VALUE, e.g. --prompt-arg city=Paris", a)}
+			return nil, &config.Error{Field: keyPromptArg, Message: fmt.Sprintf("--prompt-arg %q must be NAME=VALUE, e.g. --prompt-arg city=Paris", a)}
 		}
 		args[strings.TrimSpace(name)] = value
 	}
 	if o.flagString(keyMCPPrompt) == "" {
-		return nil, &Error{Field: keyPromptArg, Message: "--prompt-arg gives the arguments of --mcp-prompt SERVER__PROMPT: give that too"}
+		return nil, &config.Error{Field: keyPromptArg, Message: "--prompt-arg gives the arguments of --mcp-prompt SERVER__PROMPT: give that too"}
 	}
 	return args, nil
 }
@@ -388,7 +268,7 @@ func (o *LoadOptions) readScript() (*Script, error) {
 	}
 	abs, err := filepath.Abs(o.ScriptPath)
 	if err != nil {
-		return nil, &Error{File: o.ScriptPath, Message: fmt.Sprintf("cannot resolve the script's path: %v", err), err: err}
+		return nil, &config.Error{File: o.ScriptPath, Message: fmt.Sprintf("cannot resolve the script's path: %v", err), Err: err}
 	}
 	o.Script, o.ScriptFile = f.Settings, abs
 	if f.Servers != nil && o.Servers == nil {
@@ -397,7 +277,7 @@ func (o *LoadOptions) readScript() (*Script, error) {
 		if err != nil {
 			return nil, err
 		}
-		o.Servers = append([]ServerSpec{}, specs...) // not nil: "no servers" too replaces the config's
+		o.Servers = append([]config.ServerSpec{}, specs...) // not nil: "no servers" too replaces the config's
 	}
 	return f, nil
 }
@@ -408,7 +288,7 @@ func (o *LoadOptions) scriptWarnings(script *Script) []string {
 	if script == nil {
 		return nil
 	}
-	shown := displayPath(o.ScriptFile, o.HomeDir, o.WorkDir)
+	shown := config.DisplayPath(o.ScriptFile, o.HomeDir, o.WorkDir)
 	return append(scriptKeyWarnings(shown, script.Settings), serverKeyWarnings(shown, script.Servers)...)
 }
 
@@ -428,7 +308,7 @@ func (opts LoadOptions) withDefaults() (LoadOptions, error) {
 	if o.WorkDir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return o, &Error{Message: fmt.Sprintf("cannot find the working directory: %v", err), err: err}
+			return o, &config.Error{Message: fmt.Sprintf("cannot find the working directory: %v", err), Err: err}
 		}
 		o.WorkDir = wd
 	}
@@ -441,27 +321,27 @@ func (opts LoadOptions) withDefaults() (LoadOptions, error) {
 	}
 	var err error
 	if o.WorkDir, err = filepath.Abs(o.WorkDir); err != nil {
-		return o, &Error{Message: fmt.Sprintf("cannot resolve the working directory: %v", err), err: err}
+		return o, &config.Error{Message: fmt.Sprintf("cannot resolve the working directory: %v", err), Err: err}
 	}
 	if o.HomeDir != "" {
 		if o.HomeDir, err = filepath.Abs(o.HomeDir); err != nil {
-			return o, &Error{Message: fmt.Sprintf("cannot resolve the home directory: %v", err), err: err}
+			return o, &config.Error{Message: fmt.Sprintf("cannot resolve the home directory: %v", err), Err: err}
 		}
 	}
 	return o, nil
 }
 
 // fail builds an *Error whose paths are shortened like the others.
-func (o *LoadOptions) fail(file, field string, err error, format string, args ...any) *Error {
-	return &Error{
+func (o *LoadOptions) fail(file, field string, err error, format string, args ...any) *config.Error {
+	return &config.Error{
 		File: file, Field: field, Message: fmt.Sprintf(format, args...),
-		homeDir: o.HomeDir, workDir: o.WorkDir, err: err,
+		HomeDir: o.HomeDir, WorkDir: o.WorkDir, Err: err,
 	}
 }
 
 // readFiles finds and decodes the config files, lowest precedence first,
 // and returns the project files it left out because they are not trusted.
-func (o *LoadOptions) readFiles() ([]*configFile, []ProjectFile, error) {
+func (o *LoadOptions) readFiles() ([]*configFile, []config.ProjectFile, error) {
 	r := fileReader{homeDir: o.HomeDir, workDir: o.WorkDir}
 	if path := cmp.Or(o.flagString(keyConfig), o.ConfigFile); path != "" {
 		if !filepath.IsAbs(path) {
@@ -522,7 +402,7 @@ func (o *LoadOptions) readFiles() ([]*configFile, []ProjectFile, error) {
 		return nil, nil, err
 	}
 	store := o.trustStore()
-	var untrusted []ProjectFile
+	var untrusted []config.ProjectFile
 	for _, path := range paths {
 		// The bytes checked against the record are the bytes decoded, so a
 		// file changed in between is not used.
@@ -821,14 +701,14 @@ func (from origin) name(key string, o *LoadOptions) string {
 	case from.env != "":
 		return from.env
 	case from.file != "":
-		return fmt.Sprintf("%q in %s", key, displayPath(from.file, o.HomeDir, o.WorkDir))
+		return fmt.Sprintf("%q in %s", key, config.DisplayPath(from.file, o.HomeDir, o.WorkDir))
 	}
 	return "--" + key
 }
 
 // describe words a problem with a setting, naming it the way the user gave
 // it: --max-steps, MCPHOST_MAX_STEPS or "max-steps" in a file.
-func (o *LoadOptions) describe(key string, from origin, format string, args ...any) *Error {
+func (o *LoadOptions) describe(key string, from origin, format string, args ...any) *config.Error {
 	msg := fmt.Sprintf(format, args...)
 	switch {
 	case from.flag:
@@ -842,7 +722,7 @@ func (o *LoadOptions) describe(key string, from origin, format string, args ...a
 }
 
 // check validates the ranges and choices of the settings.
-func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
+func (o *LoadOptions) check(s *config.Settings, origins map[string]origin) error {
 	if s.MaxSteps < 1 {
 		return o.describe(keyMaxSteps, origins[keyMaxSteps], "must be at least 1, got %d", s.MaxSteps)
 	}
@@ -869,13 +749,13 @@ func (o *LoadOptions) check(s *Settings, origins map[string]origin) error {
 	if s.ModelIdleTimeout <= 0 {
 		return o.describe(keyModelIdleTimeout, origins[keyModelIdleTimeout], "must be more than 0, got %s", s.ModelIdleTimeout)
 	}
-	if !slices.Contains(ElicitationModes(), string(s.Elicitation)) {
+	if !slices.Contains(config.ElicitationModes(), string(s.Elicitation)) {
 		return o.describe(keyElicitation, origins[keyElicitation], "must be one of %s, got %q",
-			strings.Join(ElicitationModes(), ", "), s.Elicitation)
+			strings.Join(config.ElicitationModes(), ", "), s.Elicitation)
 	}
-	if !slices.Contains(ServerSamplingModes(), string(s.ServerSampling)) {
+	if !slices.Contains(config.ServerSamplingModes(), string(s.ServerSampling)) {
 		return o.describe(keySampling, origins[keySampling], "must be one of %s, got %q",
-			strings.Join(ServerSamplingModes(), ", "), s.ServerSampling)
+			strings.Join(config.ServerSamplingModes(), ", "), s.ServerSampling)
 	}
 	if !slices.Contains([]string{"dark", "light", "auto"}, s.Theme) {
 		return o.describe(keyTheme, origins[keyTheme], `must be dark, light or auto, got %q`, s.Theme)
@@ -916,7 +796,7 @@ func (o *LoadOptions) systemPrompt(value string, from origin) (string, error) {
 
 // servers merges the mcpServers of files by name, later files winning, and
 // normalises them.
-func (o *LoadOptions) servers(files []*configFile) ([]ServerSpec, error) {
+func (o *LoadOptions) servers(files []*configFile) ([]config.ServerSpec, error) {
 	type owned struct {
 		raw  any
 		file *configFile
@@ -927,7 +807,7 @@ func (o *LoadOptions) servers(files []*configFile) ([]ServerSpec, error) {
 			merged[name] = owned{raw, f}
 		}
 	}
-	specs := make([]ServerSpec, 0, len(merged))
+	specs := make([]config.ServerSpec, 0, len(merged))
 	for _, name := range sortedKeys(merged) {
 		m := merged[name]
 		p := serverParser{

@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"errors"
@@ -8,31 +8,33 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 func TestLoadFormats(t *testing.T) {
 	tests := []struct {
 		name, file, content string
-		want                func(dir, path string) []ServerSpec
+		want                func(dir, path string) []config.ServerSpec
 	}{
 		{
 			name: "claude json stdio",
 			file: ".mcp.json",
 			content: `{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"],
 				"env": {"DEBUG": "1"}}}}`,
-			want: func(dir, path string) []ServerSpec {
-				return []ServerSpec{{Name: "fs", Transport: TransportStdio, Command: "npx",
+			want: func(dir, path string) []config.ServerSpec {
+				return []config.ServerSpec{{Name: "fs", Transport: config.TransportStdio, Command: "npx",
 					Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/tmp"},
-					Env:  map[string]string{"DEBUG": "1"}, StartTimeout: DefaultStartTimeout, Source: path}}
+					Env:  map[string]string{"DEBUG": "1"}, StartTimeout: config.DefaultStartTimeout, Source: path}}
 			},
 		},
 		{
 			name:    "claude json stdio with type",
 			file:    ".mcp.json",
 			content: `{"mcpServers": {"t": {"type": "stdio", "command": "uvx", "args": ["mcp-server-time"]}}}`,
-			want: func(dir, path string) []ServerSpec {
-				return []ServerSpec{{Name: "t", Transport: TransportStdio, Command: "uvx", Args: []string{"mcp-server-time"},
-					StartTimeout: DefaultStartTimeout, Source: path}}
+			want: func(dir, path string) []config.ServerSpec {
+				return []config.ServerSpec{{Name: "t", Transport: config.TransportStdio, Command: "uvx", Args: []string{"mcp-server-time"},
+					StartTimeout: config.DefaultStartTimeout, Source: path}}
 			},
 		},
 		{
@@ -42,13 +44,13 @@ func TestLoadFormats(t *testing.T) {
 				"api2": {"type": "streamable-http", "url": "http://localhost:8080/mcp"},
 				"api3": {"type": "streamableHttp", "url": "http://localhost:8081/mcp"},
 				"api4": {"url": "http://localhost:8082/mcp"}}}`,
-			want: func(dir, path string) []ServerSpec {
-				return []ServerSpec{
-					{Name: "api", Transport: TransportHTTP, URL: "https://example.com/mcp",
-						Headers: map[string]string{"Authorization": "Bearer x"}, StartTimeout: DefaultStartTimeout, Source: path},
-					{Name: "api2", Transport: TransportHTTP, URL: "http://localhost:8080/mcp", StartTimeout: DefaultStartTimeout, Source: path},
-					{Name: "api3", Transport: TransportHTTP, URL: "http://localhost:8081/mcp", StartTimeout: DefaultStartTimeout, Source: path},
-					{Name: "api4", Transport: TransportHTTP, URL: "http://localhost:8082/mcp", StartTimeout: DefaultStartTimeout, Source: path},
+			want: func(dir, path string) []config.ServerSpec {
+				return []config.ServerSpec{
+					{Name: "api", Transport: config.TransportHTTP, URL: "https://example.com/mcp",
+						Headers: map[string]string{"Authorization": "Bearer x"}, StartTimeout: config.DefaultStartTimeout, Source: path},
+					{Name: "api2", Transport: config.TransportHTTP, URL: "http://localhost:8080/mcp", StartTimeout: config.DefaultStartTimeout, Source: path},
+					{Name: "api3", Transport: config.TransportHTTP, URL: "http://localhost:8081/mcp", StartTimeout: config.DefaultStartTimeout, Source: path},
+					{Name: "api4", Transport: config.TransportHTTP, URL: "http://localhost:8082/mcp", StartTimeout: config.DefaultStartTimeout, Source: path},
 				}
 			},
 		},
@@ -56,9 +58,9 @@ func TestLoadFormats(t *testing.T) {
 			name:    "claude json sse",
 			file:    ".mcp.json",
 			content: `{"mcpServers": {"old": {"type": "sse", "url": "http://localhost:9000/sse", "headers": {"X-Key": "k"}}}}`,
-			want: func(dir, path string) []ServerSpec {
-				return []ServerSpec{{Name: "old", Transport: TransportSSE, URL: "http://localhost:9000/sse",
-					Headers: map[string]string{"X-Key": "k"}, StartTimeout: DefaultStartTimeout, Source: path}}
+			want: func(dir, path string) []config.ServerSpec {
+				return []config.ServerSpec{{Name: "old", Transport: config.TransportSSE, URL: "http://localhost:9000/sse",
+					Headers: map[string]string{"X-Key": "k"}, StartTimeout: config.DefaultStartTimeout, Source: path}}
 			},
 		},
 		{
@@ -74,8 +76,8 @@ func TestLoadFormats(t *testing.T) {
     timeout: 45s
     cwd: sub
 `,
-			want: func(dir, path string) []ServerSpec {
-				return []ServerSpec{{Name: "time", Transport: TransportStdio, Command: "uvx",
+			want: func(dir, path string) []config.ServerSpec {
+				return []config.ServerSpec{{Name: "time", Transport: config.TransportStdio, Command: "uvx",
 					Args: []string{"mcp-server-time", "--local-timezone", "Europe/Paris"},
 					Env:  map[string]string{"TZ_DEBUG": "yes"}, Dir: filepath.Join(dir, "sub"),
 					AllowedTools: []string{"get_current_time"}, StartTimeout: 45 * time.Second, Source: path}}
@@ -95,8 +97,8 @@ func TestLoadFormats(t *testing.T) {
     allowedTools: [search]
     timeout: 10
 `,
-			want: func(dir, path string) []ServerSpec {
-				return []ServerSpec{{Name: "web", Transport: TransportHTTP, URL: "https://mcp.example.com/mcp",
+			want: func(dir, path string) []config.ServerSpec {
+				return []config.ServerSpec{{Name: "web", Transport: config.TransportHTTP, URL: "https://mcp.example.com/mcp",
 					Headers:      map[string]string{"Authorization": "Bearer abc:def", "X-Team": "blue"},
 					AllowedTools: []string{"search"}, ExcludedTools: []string{"delete_everything"},
 					StartTimeout: 10 * time.Second, Source: path}}
@@ -109,13 +111,13 @@ func TestLoadFormats(t *testing.T) {
 				"a": {"type": "local", "command": ["node", "server.js"], "args": ["--x"], "disabled": true, "timeout": 1.5},
 				"b": {"type": "local", "command": ["b"], "enabled": false},
 				"c": {"type": "remote", "url": "https://c.example/mcp", "headers": ["K: V"]}}}`,
-			want: func(dir, path string) []ServerSpec {
-				return []ServerSpec{
-					{Name: "a", Transport: TransportStdio, Command: "node", Args: []string{"server.js", "--x"},
+			want: func(dir, path string) []config.ServerSpec {
+				return []config.ServerSpec{
+					{Name: "a", Transport: config.TransportStdio, Command: "node", Args: []string{"server.js", "--x"},
 						Disabled: true, StartTimeout: 1500 * time.Millisecond, Source: path},
-					{Name: "b", Transport: TransportStdio, Command: "b", Args: nil, Disabled: true, StartTimeout: DefaultStartTimeout, Source: path},
-					{Name: "c", Transport: TransportHTTP, URL: "https://c.example/mcp", Headers: map[string]string{"K": "V"},
-						StartTimeout: DefaultStartTimeout, Source: path},
+					{Name: "b", Transport: config.TransportStdio, Command: "b", Args: nil, Disabled: true, StartTimeout: config.DefaultStartTimeout, Source: path},
+					{Name: "c", Transport: config.TransportHTTP, URL: "https://c.example/mcp", Headers: map[string]string{"K": "V"},
+						StartTimeout: config.DefaultStartTimeout, Source: path},
 				}
 			},
 		},
@@ -129,10 +131,10 @@ func TestLoadFormats(t *testing.T) {
     env: {PORT: 8080}
     allowed_tools: [x]
 `,
-			want: func(dir, path string) []ServerSpec {
-				return []ServerSpec{{Name: "srv", Transport: TransportStdio, Command: "python",
+			want: func(dir, path string) []config.ServerSpec {
+				return []config.ServerSpec{{Name: "srv", Transport: config.TransportStdio, Command: "python",
 					Args: []string{"-m", "srv", "--port", "8080"}, Env: map[string]string{"PORT": "8080"},
-					AllowedTools: []string{"x"}, StartTimeout: DefaultStartTimeout, Source: path}}
+					AllowedTools: []string{"x"}, StartTimeout: config.DefaultStartTimeout, Source: path}}
 			},
 		},
 	}
@@ -240,42 +242,42 @@ func TestLoadSettingsFromEachLayer(t *testing.T) {
 		file  string // .mcphost.yml in the work dir
 		env   map[string]string
 		args  []string
-		check func(*Settings) bool
+		check func(*config.Settings) bool
 	}{
-		{"defaults", "", nil, nil, func(s *Settings) bool {
+		{"defaults", "", nil, nil, func(s *config.Settings) bool {
 			return s.MaxSteps == 20 && s.NumCtx == 8192 && s.Output == "text" && !s.Quiet && !s.Debug && s.OllamaHost == "" &&
 				s.MaxReplyBytes == 8<<20 && s.ModelIdleTimeout == 5*time.Minute && s.MaxStdinBytes == 16<<20 &&
 				s.MaxParallelTools == 8 && s.MaxToolCalls == 32
 		}},
 		{"bounds from each layer", "max-reply-bytes: 1000\nmodel-idle-timeout: 90\nmax-tool-calls: 4\n",
 			map[string]string{"MCPHOST_MAX_STDIN_BYTES": "2000", "MCPHOST_MODEL_IDLE_TIMEOUT": "2m"}, []string{"--max-parallel-tools", "2"},
-			func(s *Settings) bool {
+			func(s *config.Settings) bool {
 				return s.MaxReplyBytes == 1000 && s.ModelIdleTimeout == 2*time.Minute && s.MaxStdinBytes == 2000 &&
 					s.MaxParallelTools == 2 && s.MaxToolCalls == 4
 			}},
 		{"idle timeout in seconds from a file", "model-idle-timeout: 90\n", nil, nil,
-			func(s *Settings) bool { return s.ModelIdleTimeout == 90*time.Second }},
+			func(s *config.Settings) bool { return s.ModelIdleTimeout == 90*time.Second }},
 		{"file kebab keys", "ollama-host: http://h:1\nnum-ctx: 4096\nmax-result-bytes: 5000\nsystem-prompt: be brief\ndebug: true\nquiet: true\noutput: json\n", nil, nil,
-			func(s *Settings) bool {
+			func(s *config.Settings) bool {
 				return s.OllamaHost == "http://h:1" && s.NumCtx == 4096 && s.MaxResultBytes == 5000 && s.SystemPrompt == "be brief" && s.Debug && s.Quiet && s.Output == "json"
 			}},
 		{"file snake and camel keys", "max_steps: 9\nollamaHost: http://h:2\nnumCtx: 100\nsystemPrompt: hi\n", nil, nil,
-			func(s *Settings) bool {
+			func(s *config.Settings) bool {
 				return s.MaxSteps == 9 && s.OllamaHost == "http://h:2" && s.NumCtx == 100 && s.SystemPrompt == "hi"
 			}},
 		{"env", "", map[string]string{"MCPHOST_OLLAMA_HOST": "http://e:3", "MCPHOST_NUM_CTX": "0", "MCPHOST_DEBUG": "true",
 			"MCPHOST_OUTPUT": "stream-json"}, nil,
-			func(s *Settings) bool {
+			func(s *config.Settings) bool {
 				return s.OllamaHost == "http://e:3" && s.NumCtx == 0 && s.Debug && s.Output == "stream-json"
 			}},
 		{"empty env is unset", "model: m\n", map[string]string{"MCPHOST_MODEL": ""}, nil,
-			func(s *Settings) bool { return s.Model == "m" }},
+			func(s *config.Settings) bool { return s.Model == "m" }},
 		{"flags", "debug: true\n", nil, []string{"-p", "hello", "--quiet", "--debug=false", "--ollama-host", "http://f:4", "--num-ctx", "2048", "--output", "json"},
-			func(s *Settings) bool {
+			func(s *config.Settings) bool {
 				return s.Prompt == "hello" && s.Quiet && !s.Debug && s.OllamaHost == "http://f:4" && s.NumCtx == 2048 && s.Output == "json"
 			}},
 		{"prompt is not read from files", "prompt: nope\n", map[string]string{"MCPHOST_PROMPT": "nope"}, nil,
-			func(s *Settings) bool { return s.Prompt == "" }},
+			func(s *config.Settings) bool { return s.Prompt == "" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -300,10 +302,10 @@ func TestLoadProjectWinsPerServer(t *testing.T) {
     command: p
 `)
 	s := fx.mustLoad(t)
-	want := []ServerSpec{
-		{Name: "fs", Transport: TransportHTTP, URL: "http://localhost:1/mcp", StartTimeout: DefaultStartTimeout, Source: project},
-		{Name: "only-project", Transport: TransportStdio, Command: "p", StartTimeout: DefaultStartTimeout, Source: project},
-		{Name: "only-user", Transport: TransportStdio, Command: "u", StartTimeout: DefaultStartTimeout, Source: user},
+	want := []config.ServerSpec{
+		{Name: "fs", Transport: config.TransportHTTP, URL: "http://localhost:1/mcp", StartTimeout: config.DefaultStartTimeout, Source: project},
+		{Name: "only-project", Transport: config.TransportStdio, Command: "p", StartTimeout: config.DefaultStartTimeout, Source: project},
+		{Name: "only-user", Transport: config.TransportStdio, Command: "u", StartTimeout: config.DefaultStartTimeout, Source: user},
 	}
 	if !reflect.DeepEqual(s.Servers, want) {
 		t.Errorf("Servers =\n%+v\nwant\n%+v", s.Servers, want)
@@ -340,8 +342,8 @@ func TestLoadWorkDirIsHome(t *testing.T) {
 func TestLoadNoFiles(t *testing.T) {
 	fx := newFixture(t)
 	s := fx.mustLoad(t)
-	want := []ServerSpec{{Name: "fs", Transport: TransportBuiltin, Builtin: "fs",
-		Options: map[string]any{"allowed_directories": []any{fx.work}}, StartTimeout: DefaultStartTimeout}}
+	want := []config.ServerSpec{{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs",
+		Options: map[string]any{"allowed_directories": []any{fx.work}}, StartTimeout: config.DefaultStartTimeout}}
 	if !reflect.DeepEqual(s.Servers, want) || len(s.Files) != 0 {
 		t.Errorf("Servers = %+v, Files = %v; want the built-in fs on the working directory and no files", s.Servers, s.Files)
 	}
@@ -352,7 +354,7 @@ func TestLoadConfigFlag(t *testing.T) {
 		fx := newFixture(t)
 		fx.args = []string{"--config", "nope.yml"}
 		_, err := fx.load(t)
-		var ce *Error
+		var ce *config.Error
 		if !errors.As(err, &ce) {
 			t.Fatalf("err = %v, want *Error", err)
 		}
@@ -386,34 +388,36 @@ func TestLoadExpansion(t *testing.T) {
 	tests := []struct {
 		name, file, content string
 		env                 map[string]string
-		check               func(fx *fixture, s ServerSpec) bool
+		check               func(fx *fixture, s config.ServerSpec) bool
 	}{
 		{"every stdio field", ".mcp.json", `{"mcpServers": {"s": {"command": "${BIN}", "args": ["${ARG}", "${env://ARG}", "$$HOME", "$5"],
 			"env": {"TOKEN": "${TOK}", "LVL": "${env://LVL:-info}"}, "cwd": "${HOME}/w"}}}`,
 			map[string]string{"BIN": "/bin/srv", "ARG": "a", "TOK": "t0k"},
-			func(fx *fixture, s ServerSpec) bool {
+			func(fx *fixture, s config.ServerSpec) bool {
 				return s.Command == "/bin/srv" && reflect.DeepEqual(s.Args, []string{"a", "a", "$$HOME", "$5"}) &&
 					s.Env["TOKEN"] == "t0k" && s.Env["LVL"] == "info" && s.Dir == filepath.Join(fx.home, "w")
 			}},
 		{"every remote field", ".mcp.json", `{"mcpServers": {"s": {"type": "http", "url": "https://${HOST:-h.example}/mcp",
 			"headers": {"Authorization": "Bearer ${TOK}"}}}}`,
 			map[string]string{"TOK": "t0k"},
-			func(fx *fixture, s ServerSpec) bool {
+			func(fx *fixture, s config.ServerSpec) bool {
 				return s.URL == "https://h.example/mcp" && s.Headers["Authorization"] == "Bearer t0k"
 			}},
 		{"header list", ".mcphost.yml", "mcpServers:\n  s:\n    type: remote\n    url: ${URL}\n    headers: ['X-Key: ${env://KEY}']\n",
 			map[string]string{"URL": "http://u:1/mcp", "KEY": "k"},
-			func(fx *fixture, s ServerSpec) bool { return s.URL == "http://u:1/mcp" && s.Headers["X-Key"] == "k" }},
+			func(fx *fixture, s config.ServerSpec) bool {
+				return s.URL == "http://u:1/mcp" && s.Headers["X-Key"] == "k"
+			}},
 		{"HOME is the home dir, not $HOME", ".mcp.json", `{"mcpServers": {"s": {"command": "${HOME}/bin/x"}}}`,
 			map[string]string{"HOME": "/elsewhere"},
-			func(fx *fixture, s ServerSpec) bool { return s.Command == filepath.Join(fx.home, "bin", "x") }},
+			func(fx *fixture, s config.ServerSpec) bool { return s.Command == filepath.Join(fx.home, "bin", "x") }},
 		{"PROJECT_DIR of a project file", ".mcp.json", `{"mcpServers": {"s": {"command": "node", "args": ["${PROJECT_DIR}/srv.js"]}}}`, nil,
-			func(fx *fixture, s ServerSpec) bool { return s.Args[0] == filepath.Join(fx.work, "srv.js") }},
+			func(fx *fixture, s config.ServerSpec) bool { return s.Args[0] == filepath.Join(fx.work, "srv.js") }},
 		{"PROJECT_DIR of a user file is the work dir", "~/.mcp.json", `{"mcpServers": {"s": {"command": "${PROJECT_DIR}/x"}}}`, nil,
-			func(fx *fixture, s ServerSpec) bool { return s.Command == filepath.Join(fx.work, "x") }},
+			func(fx *fixture, s config.ServerSpec) bool { return s.Command == filepath.Join(fx.work, "x") }},
 		{"disabled server tolerates unset variables", ".mcp.json", `{"mcpServers": {"s": {"command": "x", "disabled": true,
 			"env": {"T": "${UNSET}"}}}}`, nil,
-			func(fx *fixture, s ServerSpec) bool { return s.Disabled && s.Env["T"] == "" }},
+			func(fx *fixture, s config.ServerSpec) bool { return s.Disabled && s.Env["T"] == "" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -463,7 +467,7 @@ func TestLoadUnsetVariable(t *testing.T) {
 			if err == nil && len(s.Servers) == 1 {
 				err = s.Servers[0].Err
 			}
-			var ce *Error
+			var ce *config.Error
 			if !errors.As(err, &ce) {
 				t.Fatalf("err = %v, want *Error", err)
 			}
@@ -520,7 +524,7 @@ func TestLoadServerErrors(t *testing.T) {
 			fx := newFixture(t)
 			path := write(t, fx.work, ".mcp.json", `{"mcpServers": `+tt.content+`}`)
 			_, err := fx.load(t)
-			var ce *Error
+			var ce *config.Error
 			if !errors.As(err, &ce) {
 				t.Fatalf("err = %v, want *Error", err)
 			}
@@ -574,7 +578,7 @@ func TestLoadSettingErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fx := settingsFixture(t, tt.file, tt.env, tt.args)
 			_, err := fx.load(t)
-			var ce *Error
+			var ce *config.Error
 			if !errors.As(err, &ce) {
 				t.Fatalf("err = %v, want *Error", err)
 			}
@@ -598,7 +602,7 @@ func TestLoadParseErrors(t *testing.T) {
 			fx := newFixture(t)
 			write(t, fx.work, tt.file, tt.content)
 			_, err := fx.load(t)
-			var ce *Error
+			var ce *config.Error
 			if !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("err = %v, want an *Error starting %q", err, tt.want)
 			}
@@ -655,7 +659,7 @@ func TestLoadRootsAndPromptFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]ServerSpec{}
+	byName := map[string]config.ServerSpec{}
 	for _, sp := range s.Servers {
 		byName[sp.Name] = sp
 	}
@@ -671,7 +675,7 @@ func TestLoadRootsAndPromptFlags(t *testing.T) {
 	if got := byName["user"].Roots; got != nil {
 		t.Errorf("a project file's roots reached a user server: %q", got)
 	}
-	if s.MCPPrompt != "every__args" || s.PromptArgs["city"] != "Paris" || s.PromptArgs["note"] != "a=b" || s.ServerSampling != ServerSamplingAllow {
+	if s.MCPPrompt != "every__args" || s.PromptArgs["city"] != "Paris" || s.PromptArgs["note"] != "a=b" || s.ServerSampling != config.ServerSamplingAllow {
 		t.Errorf("MCPPrompt %q, PromptArgs %v, Sampling %q", s.MCPPrompt, s.PromptArgs, s.ServerSampling)
 	}
 }

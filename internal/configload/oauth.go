@@ -1,8 +1,10 @@
-package config
+package configload
 
 import (
 	"net/url"
 	"strings"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // The flags that give --url's server a client registered beforehand, or a
@@ -22,7 +24,7 @@ var oauthKeys = []string{"client_id", "client_secret", "client_metadata_url", "s
 // (client_metadata_url), the scopes to ask for and a fixed redirect port.
 // Variables are expanded in the strings, so the secret can come from the
 // environment.
-func (p *serverParser) oauth(spec *ServerSpec, e entry, x *expander) error {
+func (p *serverParser) oauth(spec *config.ServerSpec, e entry, x *expander) error {
 	name := spec.Name
 	v, ok := e.get("oauth")
 	if !ok || v == nil {
@@ -42,7 +44,7 @@ func (p *serverParser) oauth(spec *ServerSpec, e entry, x *expander) error {
 		}
 	}
 	o := entry{m: m}
-	cfg := &OAuth{}
+	cfg := &config.OAuth{}
 	str := func(field string, dst *string) error {
 		v, ok := o.get(field)
 		if !ok || v == nil {
@@ -107,19 +109,19 @@ func checkClientMetadataURL(raw string) string {
 }
 
 // adhocOAuth reads the --oauth-* flags, which only go with --url.
-func (o *LoadOptions) adhocOAuth(adhoc *ServerSpec) error {
+func (o *LoadOptions) adhocOAuth(adhoc *config.ServerSpec) error {
 	id, secret, doc := o.flagString(keyOAuthClientID), o.flagString(keyOAuthClientSecret), o.flagString(keyOAuthClientMetadataURL)
 	if id == "" && secret == "" && doc == "" {
 		return nil
 	}
 	switch {
-	case adhoc == nil || adhoc.Transport == TransportStdio:
-		return &Error{Field: keyOAuthClientID, Message: "--oauth-client-id, --oauth-client-secret and --oauth-client-metadata-url go with --url (a server in a config file takes an \"oauth\" object)"}
+	case adhoc == nil || adhoc.Transport == config.TransportStdio:
+		return &config.Error{Field: keyOAuthClientID, Message: "--oauth-client-id, --oauth-client-secret and --oauth-client-metadata-url go with --url (a server in a config file takes an \"oauth\" object)"}
 	case secret != "" && id == "":
-		return &Error{Field: keyOAuthClientSecret, Message: "--oauth-client-secret needs --oauth-client-id: give the ID of the client it belongs to"}
+		return &config.Error{Field: keyOAuthClientSecret, Message: "--oauth-client-secret needs --oauth-client-id: give the ID of the client it belongs to"}
 	case doc != "" && checkClientMetadataURL(doc) != "":
-		return &Error{Field: keyOAuthClientMetadataURL, Message: "--oauth-client-metadata-url " + checkClientMetadataURL(doc)}
+		return &config.Error{Field: keyOAuthClientMetadataURL, Message: "--oauth-client-metadata-url " + checkClientMetadataURL(doc)}
 	}
-	adhoc.OAuth = &OAuth{ClientID: id, ClientSecret: secret, ClientMetadataURL: doc}
+	adhoc.OAuth = &config.OAuth{ClientID: id, ClientSecret: secret, ClientMetadataURL: doc}
 	return nil
 }

@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 func TestOAuthEntry(t *testing.T) {
@@ -20,7 +22,7 @@ func TestOAuthEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &OAuth{ClientID: "abc", ClientSecret: "s3cret", Scopes: []string{"repo", "read:org"}, RedirectPort: 8976, ClientMetadataURL: "https://mcphost.example/client.json"}
+	want := &config.OAuth{ClientID: "abc", ClientSecret: "s3cret", Scopes: []string{"repo", "read:org"}, RedirectPort: 8976, ClientMetadataURL: "https://mcphost.example/client.json"}
 	if !reflect.DeepEqual(specs[0].OAuth, want) {
 		t.Errorf("oauth = %+v, want %+v", specs[0].OAuth, want)
 	}
@@ -37,7 +39,7 @@ func TestOAuthEntry(t *testing.T) {
 		{map[string]any{"scopes": []any{map[string]any{}}}, `"oauth.scopes" must be a list`},
 	} {
 		_, err := ServersFromMap(map[string]any{"gh": map[string]any{"url": "https://mcp.example/mcp", "oauth": tt.oauth}}, "f.json", "/p", lookup)
-		var ce *Error
+		var ce *config.Error
 		if !errors.As(err, &ce) || ce.Server != "gh" || ce.Field != "oauth" || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("oauth %v: %v, want an error on gh's oauth with %q", tt.oauth, err, tt.want)
 		}
@@ -45,7 +47,7 @@ func TestOAuthEntry(t *testing.T) {
 }
 
 func TestOAuthFlags(t *testing.T) {
-	parse := func(args ...string) (*Settings, error) {
+	parse := func(args ...string) (*config.Settings, error) {
 		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 		RegisterFlags(fs)
 		if err := fs.Parse(args); err != nil {

@@ -1,9 +1,11 @@
-package config
+package configload
 
 import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // The settings of model engines other than Ollama, and the config files'
@@ -20,61 +22,26 @@ const (
 	keyProviders = "providers"
 )
 
-// Engine types a "providers" entry may have.
-const (
-	EngineOpenAI   = "openai"
-	EngineLlamaCpp = "llamacpp"
-	EngineLMStudio = "lmstudio"
-	EngineVLLM     = "vllm"
-	EngineOllama   = "ollama"
-)
-
-// Engine is a model engine a config file names under "providers", so that
-// "-m NAME:MODEL" reaches it:
-//
-//	providers:
-//	  gpu-box:
-//	    type: vllm                      # openai (default), llamacpp, lmstudio, vllm, ollama
-//	    url: http://10.0.0.5:8000/v1
-//	    api-key: ${VLLM_API_KEY}
-//	    headers: {X-Team: ml}
-//
-// An entry named llamacpp, lmstudio, vllm or openai replaces that preset
-// (its type is then the preset's unless given).
-type Engine struct {
-	Name string
-	// Type is one of the Engine* constants.
-	Type string
-	// URL is the API's base URL (for Ollama, its host).
-	URL string
-	// APIKey is sent as a bearer token; Headers with every request. Both
-	// have their ${VAR} expanded, and are masked in mcphost's output.
-	APIKey  string
-	Headers map[string]string
-	// Source is the config file that named it.
-	Source string
-}
-
 // engineType reads a "type" as users write it.
 func engineType(s string) (string, bool) {
 	switch strings.ToLower(strings.NewReplacer(" ", "", "-", "", "_", "", ".", "").Replace(s)) {
 	case "", "openai", "openaicompatible":
-		return EngineOpenAI, true
+		return config.EngineOpenAI, true
 	case "llamacpp", "llamaserver":
-		return EngineLlamaCpp, true
+		return config.EngineLlamaCpp, true
 	case "lmstudio":
-		return EngineLMStudio, true
+		return config.EngineLMStudio, true
 	case "vllm":
-		return EngineVLLM, true
+		return config.EngineVLLM, true
 	case "ollama":
-		return EngineOllama, true
+		return config.EngineOllama, true
 	}
 	return "", false
 }
 
 // providers merges the "providers" sections of files by name, later files
 // winning, and checks them.
-func (o *LoadOptions) providers(files []*configFile) ([]Engine, error) {
+func (o *LoadOptions) providers(files []*configFile) ([]config.Engine, error) {
 	type owned struct {
 		name string
 		raw  any
@@ -94,7 +61,7 @@ func (o *LoadOptions) providers(files []*configFile) ([]Engine, error) {
 			merged[strings.ToLower(name)] = owned{name, m[name], f}
 		}
 	}
-	var engines []Engine
+	var engines []config.Engine
 	for _, key := range sortedKeys(merged) {
 		e, err := o.engine(merged[key].file, merged[key].name, merged[key].raw)
 		if err != nil {
@@ -106,24 +73,24 @@ func (o *LoadOptions) providers(files []*configFile) ([]Engine, error) {
 }
 
 // engine checks one "providers" entry.
-func (o *LoadOptions) engine(f *configFile, name string, raw any) (Engine, error) {
+func (o *LoadOptions) engine(f *configFile, name string, raw any) (config.Engine, error) {
 	field := keyProviders + "." + name
-	bad := func(format string, args ...any) (Engine, error) {
-		return Engine{}, o.fail(f.path, field, nil, "provider %q: "+format, append([]any{name}, args...)...)
+	bad := func(format string, args ...any) (config.Engine, error) {
+		return config.Engine{}, o.fail(f.path, field, nil, "provider %q: "+format, append([]any{name}, args...)...)
 	}
 	switch {
 	case strings.TrimSpace(name) == "":
 		return bad(`has an empty name: give it a short name such as "gpu-box"`)
 	case strings.ContainsAny(name, ":/ "):
 		return bad(`the name must not contain ":", "/" or spaces, since -m NAME:MODEL names it`)
-	case strings.EqualFold(name, EngineOllama):
+	case strings.EqualFold(name, config.EngineOllama):
 		return bad(`"ollama" is the default Ollama: set its address with ollama-host, or give this engine another name with type: ollama`)
 	}
 	m, ok := asMap(raw)
 	if !ok {
 		return bad(`must be an object with "url" (and "type", "api-key", "headers")`)
 	}
-	e := Engine{Name: name, Source: f.path}
+	e := config.Engine{Name: name, Source: f.path}
 	ent := entry{m: m}
 	for _, k := range sortedKeys(m) {
 		switch normKey(k) {
@@ -133,7 +100,7 @@ func (o *LoadOptions) engine(f *configFile, name string, raw any) (Engine, error
 		}
 	}
 	preset := ""
-	if t, ok := engineType(name); ok && !strings.EqualFold(name, EngineOpenAI) {
+	if t, ok := engineType(name); ok && !strings.EqualFold(name, config.EngineOpenAI) {
 		preset = t
 	}
 	typ, _ := ent.get("type")
@@ -159,7 +126,7 @@ func (o *LoadOptions) engine(f *configFile, name string, raw any) (Engine, error
 	}
 	var err error
 	if e.URL, err = expandField(`"url"`, s); err != nil {
-		return Engine{}, err
+		return config.Engine{}, err
 	}
 	if u, perr := url.Parse(strings.TrimSpace(e.URL)); perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return bad(`"url" must be an http:// or https:// address such as http://127.0.0.1:8080/v1`)
@@ -170,20 +137,20 @@ func (o *LoadOptions) engine(f *configFile, name string, raw any) (Engine, error
 			return bad(`"api-key" must be a string, such as "${OPENAI_API_KEY}"`)
 		}
 		if e.APIKey, err = expandField(`"api-key"`, key); err != nil {
-			return Engine{}, err
+			return config.Engine{}, err
 		}
 	}
 	// The servers' header parser reads both forms (an object, or a list of
 	// "Name: value"); its errors name the entry as a provider.
 	p := serverParser{source: f.path, homeDir: o.HomeDir, workDir: o.WorkDir, projectDir: f.projectDir, env: o.Env}
-	var spec ServerSpec
+	var spec config.ServerSpec
 	spec.Name = name
 	if err := p.headers(&spec, ent, &expander{p: &p, name: name}); err != nil {
-		if ce, ok := err.(*Error); ok {
+		if ce, ok := err.(*config.Error); ok {
 			ce.Server, ce.Field = "", field
 			ce.Message = fmt.Sprintf("provider %q: %s", name, ce.Message)
 		}
-		return Engine{}, err
+		return config.Engine{}, err
 	}
 	e.Headers = spec.Headers
 	return e, nil

@@ -1,10 +1,12 @@
-package config
+package configload
 
 import (
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 func TestLoadProviders(t *testing.T) {
@@ -23,10 +25,10 @@ providers:
 	// The project file's entry replaces the user file's of the same name.
 	write(t, fx.work, ".mcphost.yml", "providers:\n  lab: {type: llama.cpp, url: \"http://lab2:8080\"}\n")
 	s := fx.mustLoad(t)
-	want := []Engine{
-		{Name: "gpu-box", Type: EngineVLLM, URL: "http://10.0.0.5:8000/v1", APIKey: "vllm-secret-key", Headers: map[string]string{"X-Team": "ml"}},
-		{Name: "lab", Type: EngineLlamaCpp, URL: "http://lab2:8080"},
-		{Name: "llamacpp", Type: EngineLlamaCpp, URL: "http://gpu:8080/v1"},
+	want := []config.Engine{
+		{Name: "gpu-box", Type: config.EngineVLLM, URL: "http://10.0.0.5:8000/v1", APIKey: "vllm-secret-key", Headers: map[string]string{"X-Team": "ml"}},
+		{Name: "lab", Type: config.EngineLlamaCpp, URL: "http://lab2:8080"},
+		{Name: "llamacpp", Type: config.EngineLlamaCpp, URL: "http://gpu:8080/v1"},
 	}
 	for i := range s.Providers {
 		s.Providers[i].Source = ""
@@ -52,7 +54,7 @@ func TestLoadProvidersErrors(t *testing.T) {
 		fx := newFixture(t)
 		path := write(t, fx.work, ".mcphost.yml", tt.yaml)
 		_, err := fx.load(t)
-		var ce *Error
+		var ce *config.Error
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) || ce.File != path {
 			t.Errorf("%s: error %v, want one naming the file and %q", tt.yaml, err, tt.want)
 		}

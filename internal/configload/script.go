@@ -1,4 +1,4 @@
-package config
+package configload
 
 // Script files, in the format of the original mcphost: an optional
 // "#!/usr/bin/env -S mcphost script" line, YAML front matter between two
@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // Script is a parsed script file.
@@ -61,7 +63,7 @@ func LoadScript(path string, args map[string]string, env func(string) (string, b
 		if pe, ok := err.(*os.PathError); ok {
 			reason = pe.Err
 		}
-		return nil, &Error{File: path, Message: fmt.Sprintf("cannot read the script: %v", reason), err: err}
+		return nil, &config.Error{File: path, Message: fmt.Sprintf("cannot read the script: %v", reason), Err: err}
 	}
 	return ParseScript(path, data, args, env)
 }
@@ -72,7 +74,9 @@ func ParseScript(path string, data []byte, args map[string]string, env func(stri
 		env = os.LookupEnv
 	}
 	f := &Script{Path: path, args: args, env: env}
-	fail := func(format string, a ...any) error { return &Error{File: path, Message: fmt.Sprintf(format, a...)} }
+	fail := func(format string, a ...any) error {
+		return &config.Error{File: path, Message: fmt.Sprintf(format, a...)}
+	}
 
 	front, body, frontLine, err := splitFrontMatter(data)
 	if err != nil {
@@ -202,7 +206,7 @@ func checkArgs(path string, data []byte, args map[string]string) error {
 	if len(names) > 0 {
 		uses = "it uses " + strings.Join(names, ", ")
 	}
-	return &Error{File: path, Message: fmt.Sprintf("--args:%s is not used by the script (%s): check the name", unused[0], uses)}
+	return &config.Error{File: path, Message: fmt.Sprintf("--args:%s is not used by the script (%s): check the name", unused[0], uses)}
 }
 
 // scriptExpander fills in a script's variables, collecting the missing ones so that they
@@ -300,7 +304,7 @@ func (x *scriptExpander) bad(ref, why string) {
 // err reports the missing variables and malformed references, if any.
 func (x *scriptExpander) err(path string) error {
 	if x.syntax != "" {
-		return &Error{File: path, Message: x.syntax}
+		return &config.Error{File: path, Message: x.syntax}
 	}
 	if len(x.missing) == 0 {
 		return nil
@@ -318,7 +322,7 @@ func (x *scriptExpander) err(path string) error {
 	if len(refs) > 1 {
 		what = "variables " + strings.Join(refs, ", ") + " are"
 	}
-	return &Error{File: path, Message: fmt.Sprintf("%s not set: give %s, or write a default as in ${name:-default}",
+	return &config.Error{File: path, Message: fmt.Sprintf("%s not set: give %s, or write a default as in ${name:-default}",
 		what, strings.Join(fixes, ", "))}
 }
 
@@ -339,11 +343,11 @@ func TakeScriptArgs(argv []string) (rest []string, vars map[string]string, err e
 		}
 		name, value, hasValue := strings.Cut(spec, "=")
 		if !isVarName(name) {
-			return nil, nil, &Error{Message: fmt.Sprintf("%q: give a variable name after --args:, as in --args:dir /tmp", a)}
+			return nil, nil, &config.Error{Message: fmt.Sprintf("%q: give a variable name after --args:, as in --args:dir /tmp", a)}
 		}
 		if !hasValue {
 			if i+1 >= len(argv) {
-				return nil, nil, &Error{Message: fmt.Sprintf("--args:%s needs a value: --args:%s VALUE or --args:%s=VALUE", name, name, name)}
+				return nil, nil, &config.Error{Message: fmt.Sprintf("--args:%s needs a value: --args:%s VALUE or --args:%s=VALUE", name, name, name)}
 			}
 			i++
 			value = argv[i]

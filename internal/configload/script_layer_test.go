@@ -1,13 +1,15 @@
-package config
+package configload
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // loadScript loads fx with a script's front matter settings and servers.
-func (fx *fixture) loadScript(t *testing.T, script map[string]any, servers []ServerSpec) (*Settings, error) {
+func (fx *fixture) loadScript(t *testing.T, script map[string]any, servers []config.ServerSpec) (*config.Settings, error) {
 	t.Helper()
 	return fx.loadWith(t, LoadOptions{Script: script, ScriptFile: filepath.Join(fx.work, "job.sh"), Servers: servers})
 }
@@ -40,7 +42,7 @@ func TestScriptLayerSitsBetweenFlagsAndTheRest(t *testing.T) {
 func TestScriptServersReplaceTheConfig(t *testing.T) {
 	fx := newFixture(t)
 	write(t, fx.work, ".mcp.json", `{"mcpServers": {"a": {"command": "a"}}}`)
-	mine := []ServerSpec{{Name: "b", Transport: TransportStdio, Command: "b"}}
+	mine := []config.ServerSpec{{Name: "b", Transport: config.TransportStdio, Command: "b"}}
 	s, err := fx.loadScript(t, nil, mine)
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +50,7 @@ func TestScriptServersReplaceTheConfig(t *testing.T) {
 	if len(s.Servers) != 1 || s.Servers[0].Name != "b" {
 		t.Errorf("servers %+v, want only the script's", s.Servers)
 	}
-	s, err = fx.loadScript(t, nil, []ServerSpec{})
+	s, err = fx.loadScript(t, nil, []config.ServerSpec{})
 	if err != nil || len(s.Servers) != 0 {
 		t.Errorf("an empty mcpServers in a script: servers %+v, err %v; want none", s.Servers, err)
 	}

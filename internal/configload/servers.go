@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"encoding/json"
@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // toolNameSeparator joins server and tool names in the catalogue the model
@@ -50,7 +52,7 @@ const toolNameSeparator = "__"
 //
 // source names the file raw came from; it is copied to ServerSpec.Source and
 // used in errors, which are *Error values.
-func ServersFromMap(raw map[string]any, source, projectDir string, env func(string) (string, bool)) ([]ServerSpec, error) {
+func ServersFromMap(raw map[string]any, source, projectDir string, env func(string) (string, bool)) ([]config.ServerSpec, error) {
 	if env == nil {
 		env = os.LookupEnv
 	}
@@ -64,7 +66,7 @@ func ServersFromMap(raw map[string]any, source, projectDir string, env func(stri
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	specs := make([]ServerSpec, 0, len(names))
+	specs := make([]config.ServerSpec, 0, len(names))
 	for _, name := range names {
 		spec, err := p.parse(name, raw[name])
 		if err != nil {
@@ -87,42 +89,42 @@ type serverParser struct {
 }
 
 // fail builds the *Error for a problem in server name's field.
-func (p *serverParser) fail(name, field, format string, args ...any) *Error {
-	return &Error{
+func (p *serverParser) fail(name, field, format string, args ...any) *config.Error {
+	return &config.Error{
 		File: p.source, Server: name, Field: field,
 		Message: fmt.Sprintf(format, args...),
-		homeDir: p.homeDir, workDir: p.workDir,
+		HomeDir: p.homeDir, WorkDir: p.workDir,
 	}
 }
 
 // parse normalises one mcpServers entry.
-func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
+func (p *serverParser) parse(name string, raw any) (config.ServerSpec, error) {
 	if strings.TrimSpace(name) == "" {
-		return ServerSpec{}, p.fail(name, "name", `a server under "mcpServers" has an empty name: give it a short name such as "fs"`)
+		return config.ServerSpec{}, p.fail(name, "name", `a server under "mcpServers" has an empty name: give it a short name such as "fs"`)
 	}
 	if strings.Contains(name, toolNameSeparator) {
-		return ServerSpec{}, p.fail(name, "name", `the name must not contain "__", which separates server and tool in tool names: rename it, e.g. to %q`,
+		return config.ServerSpec{}, p.fail(name, "name", `the name must not contain "__", which separates server and tool in tool names: rename it, e.g. to %q`,
 			strings.ReplaceAll(name, toolNameSeparator, "_"))
 	}
 	m, ok := asMap(raw)
 	if !ok {
-		return ServerSpec{}, p.fail(name, "", `the entry must be an object with "command" (a program to run) or "url" (a server to reach)`)
+		return config.ServerSpec{}, p.fail(name, "", `the entry must be an object with "command" (a program to run) or "url" (a server to reach)`)
 	}
 	e := entry{m: m}
-	spec := ServerSpec{Name: name, Source: p.source, StartTimeout: DefaultStartTimeout}
+	spec := config.ServerSpec{Name: name, Source: p.source, StartTimeout: config.DefaultStartTimeout}
 
 	var err error
 	if spec.Disabled, err = p.disabled(name, e); err != nil {
-		return ServerSpec{}, err
+		return config.ServerSpec{}, err
 	}
 	if spec.Transport, err = p.transport(name, e); err != nil {
-		return ServerSpec{}, err
+		return config.ServerSpec{}, err
 	}
 	x := expander{p: p, name: name, lenient: spec.Disabled || p.describing}
 	switch spec.Transport {
-	case TransportStdio:
+	case config.TransportStdio:
 		err = p.stdio(&spec, e, &x)
-	case TransportBuiltin:
+	case config.TransportBuiltin:
 		err = p.builtin(&spec, e, &x)
 	default:
 		err = p.remote(&spec, e, &x)
@@ -140,32 +142,32 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 		return spec, nil
 	}
 	if err != nil {
-		return ServerSpec{}, err
+		return config.ServerSpec{}, err
 	}
 	if spec.AllowedTools, err = p.stringList(name, e, "allowedTools"); err != nil {
-		return ServerSpec{}, err
+		return config.ServerSpec{}, err
 	}
 	if spec.ExcludedTools, err = p.stringList(name, e, "excludedTools"); err != nil {
-		return ServerSpec{}, err
+		return config.ServerSpec{}, err
 	}
 	if v, ok := e.get("timeout"); ok {
 		if spec.StartTimeout, err = p.duration(name, "timeout", v); err != nil {
-			return ServerSpec{}, err
+			return config.ServerSpec{}, err
 		}
 	}
 	if v, ok := e.get("toolTimeout"); ok {
 		if spec.ToolTimeout, err = p.duration(name, "toolTimeout", v); err != nil {
-			return ServerSpec{}, err
+			return config.ServerSpec{}, err
 		}
 	}
 	if v, ok := e.get("toolTotalTimeout"); ok {
 		if spec.ToolTotalTimeout, err = p.duration(name, "toolTotalTimeout", v); err != nil {
-			return ServerSpec{}, err
+			return config.ServerSpec{}, err
 		}
 	}
 	if v, ok := e.get("maxRestarts"); ok {
 		if spec.MaxRestarts, err = p.count(name, "maxRestarts", v, 0); err != nil {
-			return ServerSpec{}, err
+			return config.ServerSpec{}, err
 		}
 		if spec.MaxRestarts == 0 {
 			spec.MaxRestarts = -1 // never; 0 in a ServerSpec is the default
@@ -173,7 +175,7 @@ func (p *serverParser) parse(name string, raw any) (ServerSpec, error) {
 	}
 	if v, ok := e.get("maxResultBytes"); ok {
 		if spec.MaxResultBytes, err = p.count(name, "maxResultBytes", v, 1); err != nil {
-			return ServerSpec{}, err
+			return config.ServerSpec{}, err
 		}
 	}
 	return spec, nil
@@ -200,7 +202,7 @@ func (p *serverParser) disabled(name string, e entry) (bool, error) {
 }
 
 // transport reads "type", or infers it from whether command or url is given.
-func (p *serverParser) transport(name string, e entry) (Transport, error) {
+func (p *serverParser) transport(name string, e entry) (config.Transport, error) {
 	_, hasCommand := e.get("command")
 	_, hasURL := e.get("url")
 	v, ok := e.get("type")
@@ -209,10 +211,10 @@ func (p *serverParser) transport(name string, e entry) (Transport, error) {
 		case hasCommand && hasURL:
 			return "", p.fail(name, "type", `give either "command" (a program to run) or "url" (a server to reach), not both, or set "type"`)
 		case hasURL:
-			return TransportHTTP, nil
+			return config.TransportHTTP, nil
 		default:
 			// Most servers are stdio, so a missing command is the likelier mistake.
-			return TransportStdio, nil
+			return config.TransportStdio, nil
 		}
 	}
 	s, ok := v.(string)
@@ -221,19 +223,19 @@ func (p *serverParser) transport(name string, e entry) (Transport, error) {
 	}
 	switch normKey(s) {
 	case "stdio", "local":
-		return TransportStdio, nil
+		return config.TransportStdio, nil
 	case "http", "streamablehttp", "remote":
-		return TransportHTTP, nil
+		return config.TransportHTTP, nil
 	case "sse":
-		return TransportSSE, nil
+		return config.TransportSSE, nil
 	case "builtin":
-		return TransportBuiltin, nil
+		return config.TransportBuiltin, nil
 	}
 	return "", p.fail(name, "type", `unknown type %q: use "stdio" (or "local") for a program, "http" (or "remote", "streamable-http") or "sse" for a URL, "builtin" for a server inside mcphost`, s)
 }
 
 // stdio fills the fields of a server mcphost starts as a child process.
-func (p *serverParser) stdio(spec *ServerSpec, e entry, x *expander) error {
+func (p *serverParser) stdio(spec *config.ServerSpec, e entry, x *expander) error {
 	name := spec.Name
 	missing := p.fail(name, "command", `"command" is missing: give the program to run, e.g. "command": "npx"`)
 	v, ok := e.get("command")
@@ -328,7 +330,7 @@ func (p *serverParser) roots(name string, v any, x *expander) ([]string, error) 
 
 // envMap adds the entries of the env (Claude) or environment (mcphost) map;
 // env is read last, so it wins when both name a variable.
-func (p *serverParser) envMap(spec *ServerSpec, e entry, x *expander, field string) error {
+func (p *serverParser) envMap(spec *config.ServerSpec, e entry, x *expander, field string) error {
 	v, ok := e.get(field)
 	if !ok || v == nil {
 		return nil
@@ -372,7 +374,7 @@ func (p *serverParser) resolveDir(dir string) string {
 }
 
 // remote fills the fields of an http or sse server.
-func (p *serverParser) remote(spec *ServerSpec, e entry, x *expander) error {
+func (p *serverParser) remote(spec *config.ServerSpec, e entry, x *expander) error {
 	name := spec.Name
 	v, ok := e.get("url")
 	s, isString := v.(string)
@@ -401,7 +403,7 @@ func (p *serverParser) remote(spec *ServerSpec, e entry, x *expander) error {
 
 // headers reads a headers object (Claude) or a list of "Name: value"
 // strings (mcphost).
-func (p *serverParser) headers(spec *ServerSpec, e entry, x *expander) error {
+func (p *serverParser) headers(spec *config.ServerSpec, e entry, x *expander) error {
 	name := spec.Name
 	v, ok := e.get("headers")
 	if !ok || v == nil {
@@ -659,7 +661,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // unsetError is an entry that uses a variable with no value: its server
 // fails to start, the rest of the config stands.
-type unsetError struct{ err *Error }
+type unsetError struct{ err *config.Error }
 
 func (e *unsetError) Error() string { return e.err.Error() }
 func (e *unsetError) Unwrap() error { return e.err }

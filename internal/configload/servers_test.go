@@ -1,10 +1,12 @@
-package config
+package configload
 
 import (
 	"errors"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 func TestServersFromMap(t *testing.T) {
@@ -19,12 +21,12 @@ func TestServersFromMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ServerSpec{
-		{Name: "Alpha", Transport: TransportHTTP, URL: "https://a.example", Headers: map[string]string{"Authorization": "Bearer t"},
-			StartTimeout: DefaultStartTimeout, Source: "script.sh"},
-		{Name: "mid", Transport: TransportStdio, Command: "run", Args: []string{"1"}, Dir: "/proj/rel", AllowedTools: []string{"x"},
-			StartTimeout: DefaultStartTimeout, Source: "script.sh"},
-		{Name: "zeta", Transport: TransportStdio, Command: "/home/u/z", Dir: "/home/u/data", StartTimeout: DefaultStartTimeout, Source: "script.sh"},
+	want := []config.ServerSpec{
+		{Name: "Alpha", Transport: config.TransportHTTP, URL: "https://a.example", Headers: map[string]string{"Authorization": "Bearer t"},
+			StartTimeout: config.DefaultStartTimeout, Source: "script.sh"},
+		{Name: "mid", Transport: config.TransportStdio, Command: "run", Args: []string{"1"}, Dir: "/proj/rel", AllowedTools: []string{"x"},
+			StartTimeout: config.DefaultStartTimeout, Source: "script.sh"},
+		{Name: "zeta", Transport: config.TransportStdio, Command: "/home/u/z", Dir: "/home/u/data", StartTimeout: config.DefaultStartTimeout, Source: "script.sh"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", got, want)
@@ -34,7 +36,7 @@ func TestServersFromMap(t *testing.T) {
 	if err == nil && len(specs) == 1 {
 		err = specs[0].Err
 	}
-	var ce *Error
+	var ce *config.Error
 	if !errors.As(err, &ce) || ce.File != "script.sh" || ce.Server != "s" || ce.Field != "env" {
 		t.Errorf("err = %v, want *Error for script.sh, server s, field env", err)
 	}

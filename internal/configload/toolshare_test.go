@@ -1,8 +1,10 @@
-package config
+package configload
 
 import (
 	"errors"
 	"testing"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 func TestLoadToolSelectionSettings(t *testing.T) {
@@ -47,7 +49,7 @@ func TestLoadToolShareErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := settingsFixture(t, tt.file, tt.env, tt.args).load(t)
-			var ce *Error
+			var ce *config.Error
 			if !errors.As(err, &ce) || ce.Field != "tool-share" || err.Error() != tt.want {
 				t.Errorf("err = %v; want %q", err, tt.want)
 			}

@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"crypto/sha256"
@@ -11,10 +11,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // Project config files (./.mcp.json, ./.mcphost.*) come with whatever
@@ -41,31 +41,6 @@ const trustFileName = "trusted.json"
 // environment. This is the one place that says where trust is kept.
 func TrustFile(homeDir string, env func(string) (string, bool)) string {
 	return UserDirs(runtime.GOOS, homeDir, env).StateFile(trustFileName)
-}
-
-// ProjectFile is a config file found in the working directory, as read:
-// its absolute path and the SHA-256 of the bytes that were read, which
-// are the bytes described and trusted.
-type ProjectFile struct {
-	// Path is the file's absolute path.
-	Path string
-	// SHA256 is the hex SHA-256 of its contents.
-	SHA256 string
-	// Trusted tells whether the user trusts this content at this path.
-	Trusted bool
-
-	data             []byte
-	homeDir, workDir string
-}
-
-// Name is the file's path as messages show it: relative to the working
-// directory.
-func (f ProjectFile) Name() string {
-	name := displayPath(f.Path, f.homeDir, f.workDir)
-	if strings.ContainsFunc(name, unicode.IsControl) {
-		return strconv.Quote(name) // a name must not draw on the terminal
-	}
-	return name
 }
 
 // TrustRecord is one trusted file in the record.
@@ -107,8 +82,8 @@ func (o *LoadOptions) trustStore() TrustStore {
 }
 
 // fail words a problem with the record itself.
-func (s TrustStore) fail(err error, format string, args ...any) *Error {
-	return &Error{File: s.Path, Message: fmt.Sprintf(format, args...), err: err}
+func (s TrustStore) fail(err error, format string, args ...any) *config.Error {
+	return &config.Error{File: s.Path, Message: fmt.Sprintf(format, args...), Err: err}
 }
 
 // List returns the trusted files, sorted by path.
@@ -137,7 +112,7 @@ func (s TrustStore) Trusted(path, sum string) (bool, error) {
 
 // Trust records the files as trusted with the content they were read
 // with, replacing earlier records of the same paths.
-func (s TrustStore) Trust(files ...ProjectFile) error {
+func (s TrustStore) Trust(files ...config.ProjectFile) error {
 	doc, err := s.read()
 	if err != nil {
 		return err
@@ -190,7 +165,7 @@ func (s TrustStore) read() (trustDoc, error) {
 // write replaces the record atomically, readable by the user alone.
 func (s TrustStore) write(doc trustDoc) error {
 	if s.Path == "" {
-		return &Error{Message: "there is no state directory to record trust in: set HOME or XDG_STATE_HOME, or use --trust-project for each run"}
+		return &config.Error{Message: "there is no state directory to record trust in: set HOME or XDG_STATE_HOME, or use --trust-project for each run"}
 	}
 	doc.Version = 1
 	slices.SortFunc(doc.Files, func(a, b TrustRecord) int { return strings.Compare(a.Path, b.Path) })
@@ -239,7 +214,7 @@ func ContentHash(data []byte) string {
 // of opts, read now, each with whether the user trusts it. A working
 // directory that is the home directory has none: its files are the
 // user's own.
-func ProjectFiles(opts LoadOptions) ([]ProjectFile, error) {
+func ProjectFiles(opts LoadOptions) ([]config.ProjectFile, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -248,7 +223,7 @@ func ProjectFiles(opts LoadOptions) ([]ProjectFile, error) {
 		return nil, nil
 	}
 	store := o.trustStore()
-	var out []ProjectFile
+	var out []config.ProjectFile
 	r := fileReader{homeDir: o.HomeDir, workDir: o.WorkDir}
 	for _, path := range projectPaths(o.WorkDir) {
 		data, err := r.readBytes(path)
@@ -265,8 +240,8 @@ func ProjectFiles(opts LoadOptions) ([]ProjectFile, error) {
 }
 
 // projectFile describes a project file read as data.
-func (o *LoadOptions) projectFile(path string, data []byte) ProjectFile {
-	return ProjectFile{Path: path, SHA256: ContentHash(data), data: data, homeDir: o.HomeDir, workDir: o.WorkDir}
+func (o *LoadOptions) projectFile(path string, data []byte) config.ProjectFile {
+	return config.ProjectFile{Path: path, SHA256: ContentHash(data), Data: data, HomeDir: o.HomeDir, WorkDir: o.WorkDir}
 }
 
 // isHome reports whether dir is the home directory, also through a
@@ -306,7 +281,7 @@ func (o *LoadOptions) trustAll() (bool, error) {
 
 // UntrustedWarning is the one warning of a run that ignores untrusted
 // project files: which files, and how to use them.
-func UntrustedWarning(files []ProjectFile) string {
+func UntrustedWarning(files []config.ProjectFile) string {
 	names := make([]string, len(files))
 	for i, f := range files {
 		names[i] = f.Name()

@@ -1,4 +1,4 @@
-package config
+package configload
 
 import (
 	"os"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcphost/mcphost/config"
 )
 
 // untrustedFixture is a fixture whose project files need trust, as for a
@@ -17,7 +19,7 @@ func untrustedFixture(t *testing.T) *fixture {
 	return fx
 }
 
-func serverNames(s *Settings) []string {
+func serverNames(s *config.Settings) []string {
 	var names []string
 	for _, spec := range s.Servers {
 		names = append(names, spec.Name)
@@ -253,7 +255,7 @@ approval:
 	if err != nil || len(files) != 1 || files[0].Trusted {
 		t.Fatalf("ProjectFiles = %+v, %v", files, err)
 	}
-	lines, err := files[0].Describe()
+	lines, err := Describe(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +280,7 @@ approval:
 
 	write(t, fx.work, ".mcphost.yml", "mcpServers:\n  bad: {type: carrier-pigeon}\n")
 	files, _ = ProjectFiles(fx.trustOptions(t))
-	if _, err := files[0].Describe(); err == nil || !strings.Contains(err.Error(), "carrier-pigeon") {
+	if _, err := Describe(files[0]); err == nil || !strings.Contains(err.Error(), "carrier-pigeon") {
 		t.Errorf("a bad server entry: err = %v", err)
 	}
 }
