@@ -53,7 +53,7 @@ type Options struct {
 	ToolsOnly bool
 
 	// Settings, when not nil, is the whole configuration, already loaded
-	// (configload.Load): nothing else is read. The mcphost command passes its
+	// (flags and files): nothing else is read. The mcphost command passes its
 	// own. The fields below still override it where set.
 	Settings *config.Settings
 	// ConfigFile, when not empty, is read instead of the usual config
@@ -61,7 +61,7 @@ type Options struct {
 	ConfigFile string
 	// TrustProject uses the project config files of the working directory
 	// (./.mcp.json, ./.mcphost.*) even when the user has not trusted them
-	// (see configload.TrustStore); otherwise an untrusted one is left out
+	// (see "mcphost trust"); otherwise an untrusted one is left out
 	// with a warning.
 	TrustProject bool
 	// IgnoreConfig reads no config files (but ConfigFile) and no

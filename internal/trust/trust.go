@@ -1,6 +1,6 @@
 // Package trust is the user's side of project config files: "mcphost
 // trust" shows what the working directory's .mcp.json and .mcphost.* would
-// start and set and records the user's decision (package config keeps the
+// start and set and records the user's decision (package configload keeps the
 // record and leaves untrusted files out), and the chat asks the same
 // before it starts.
 package trust
