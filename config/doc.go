@@ -1,29 +1,18 @@
-// Package config turns mcphost's command-line flags, MCPHOST_* environment
-// variables and config files into plain Go values: a Settings struct and a
-// list of ServerSpec, one per MCP server. It is the only package that looks
-// at raw config maps; everything downstream sees normalised values.
+// Package config is mcphost's vocabulary: the plain values that describe a
+// run, which the command, the library (package host) and every other
+// package share. Settings is everything mcphost was told; ServerSpec is one
+// MCP server (its Transport, command or URL, OAuth client, timeouts and
+// tool filters); Approval, Hooks, Engine, Elicitation and ServerSampling
+// are the rules and modes a run follows; ProjectFile is a project config
+// file waiting for the user's trust; Error is a configuration problem
+// worded for the user.
 //
-// Settings come, highest precedence first, from flags, MCPHOST_* variables
-// (MCPHOST_MODEL, MCPHOST_MAX_STEPS, ...; dashes become underscores), the
-// project config file, the user config file and built-in defaults.
-//
-// Config files are YAML (.yml, .yaml) or JSON (.json). mcphost reads
-// ~/.mcp.json, then the first of ~/.mcphost.yml, ~/.mcphost.yaml and
-// ~/.mcphost.json, then the first of config.yml, config.yaml and
-// config.json in the platform's config directory (Dirs.Config) as user
-// files, and ./.mcp.json and then the first of ./.mcphost.yml,
-// ./.mcphost.yaml and ./.mcphost.json in the working directory as project
-// files; --config FILE replaces all of them. UserDirs says where each
-// platform keeps config and state. The
-// mcpServers section accepts both the Claude Desktop / Claude Code format
-// and mcphost's own (type local/remote) format; see ServersFromMap.
-//
-// Project files come with the folder, not from the user, so Load reads
-// them only when trusted: TrustStore records trusted files by path and
-// SHA-256 (TrustFile says where), LoadOptions.TrustProject (--trust-project,
-// MCPHOST_TRUST_PROJECT) trusts them for one run, and the untrusted ones
-// are listed in Settings.Untrusted, with ProjectFile.Describe saying what
-// each would start and set. Even a trusted project file's approval rules
-// are kept apart (Approval.Project), to only tighten the user's, and its
-// yolo is refused.
+// It holds values, defaults and small pure methods on them only: it reads
+// no file, no environment variable and no flag, so importing it costs
+// little. The mcphost command fills these values from its flags, the
+// MCPHOST_* variables and its config files (Claude Desktop and Claude Code
+// .mcp.json, mcphost's YAML or JSON files, script front matter, --url and
+// --stdio), reading project files only once the user trusts them; host.New
+// does the same unless host.Options says to read nothing. A Go program may
+// as well build the values itself and give them to host.New.
 package config

@@ -7,8 +7,8 @@ import (
 )
 
 // Error is a configuration problem worded for the user: which file, which
-// server and which field, and what to do about it. Load and ServersFromMap
-// return it (possibly wrapped) for every problem in the user's input.
+// server and which field, and what to do about it. Loading the settings
+// returns it (possibly wrapped) for every problem in the user's input.
 type Error struct {
 	// File is the config file at fault, as a path; empty when the problem is
 	// in a flag or an environment variable.
@@ -22,10 +22,11 @@ type Error struct {
 	// secrets.
 	Message string
 
-	// homeDir and workDir shorten File when it is rendered.
-	homeDir, workDir string
-	// err is the underlying error, if any, for errors.Is and errors.As.
-	err error
+	// HomeDir and WorkDir shorten File when it is rendered (see
+	// DisplayPath); empty shows File as it is.
+	HomeDir, WorkDir string
+	// Err is the underlying error, if any, for errors.Is and errors.As.
+	Err error
 }
 
 // Error renders `FILE: server "S": MESSAGE`, leaving out the parts that are
@@ -34,7 +35,7 @@ type Error struct {
 func (e *Error) Error() string {
 	var parts []string
 	if e.File != "" {
-		parts = append(parts, displayPath(e.File, e.homeDir, e.workDir))
+		parts = append(parts, DisplayPath(e.File, e.HomeDir, e.WorkDir))
 	}
 	if e.Server != "" {
 		parts = append(parts, "server "+strconv.Quote(e.Server))
@@ -46,11 +47,12 @@ func (e *Error) Error() string {
 }
 
 // Unwrap returns the error behind this one, such as a *fs.PathError.
-func (e *Error) Unwrap() error { return e.err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// displayPath shortens path for messages. A project file reads better as
+// DisplayPath shortens path for messages: relative to workDir when it lies
+// there, else with ~ for homeDir. A project file reads better as
 // ".mcp.json" than as a long absolute path, and a user file as "~/.mcp.json".
-func displayPath(path, homeDir, workDir string) string {
+func DisplayPath(path, homeDir, workDir string) string {
 	if workDir != "" && workDir != homeDir {
 		if rel, ok := under(path, workDir); ok {
 			return rel

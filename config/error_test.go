@@ -16,10 +16,10 @@ func TestErrorString(t *testing.T) {
 		{"no server", &Error{File: "/etc/mcp.json", Message: "boom"}, `/etc/mcp.json: boom`},
 		{"no file", &Error{Server: "fs", Message: "boom"}, `server "fs": boom`},
 		{"message only", &Error{Message: "--max-steps must be at least 1"}, `--max-steps must be at least 1`},
-		{"home", &Error{File: "/home/u/.mcp.json", Message: "boom", homeDir: "/home/u", workDir: "/srv/p"}, `~/.mcp.json: boom`},
-		{"work dir wins", &Error{File: "/home/u/p/.mcp.json", Message: "boom", homeDir: "/home/u", workDir: "/home/u/p"}, `.mcp.json: boom`},
-		{"work dir is home", &Error{File: "/home/u/.mcp.json", Message: "boom", homeDir: "/home/u", workDir: "/home/u"}, `~/.mcp.json: boom`},
-		{"elsewhere", &Error{File: "/home/uu/.mcp.json", Message: "boom", homeDir: "/home/u", workDir: "/srv"}, `/home/uu/.mcp.json: boom`},
+		{"home", &Error{File: "/home/u/.mcp.json", Message: "boom", HomeDir: "/home/u", WorkDir: "/srv/p"}, `~/.mcp.json: boom`},
+		{"work dir wins", &Error{File: "/home/u/p/.mcp.json", Message: "boom", HomeDir: "/home/u", WorkDir: "/home/u/p"}, `.mcp.json: boom`},
+		{"work dir is home", &Error{File: "/home/u/.mcp.json", Message: "boom", HomeDir: "/home/u", WorkDir: "/home/u"}, `~/.mcp.json: boom`},
+		{"elsewhere", &Error{File: "/home/uu/.mcp.json", Message: "boom", HomeDir: "/home/u", WorkDir: "/srv"}, `/home/uu/.mcp.json: boom`},
 	}
 	for _, tt := range tests {
 		if got := tt.err.Error(); got != tt.want {
@@ -29,7 +29,7 @@ func TestErrorString(t *testing.T) {
 }
 
 func TestErrorUnwrap(t *testing.T) {
-	err := error(&Error{Message: "x", err: fs.ErrNotExist})
+	err := error(&Error{Message: "x", Err: fs.ErrNotExist})
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Error("errors.Is does not see the wrapped error")
 	}

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/configload"
 	"github.com/mcphost/mcphost/internal/elicit"
 	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/internal/guard/audit"
@@ -52,7 +53,7 @@ type Options struct {
 	ToolsOnly bool
 
 	// Settings, when not nil, is the whole configuration, already loaded
-	// (config.Load): nothing else is read. The mcphost command passes its
+	// (flags and files): nothing else is read. The mcphost command passes its
 	// own. The fields below still override it where set.
 	Settings *config.Settings
 	// ConfigFile, when not empty, is read instead of the usual config
@@ -60,7 +61,7 @@ type Options struct {
 	ConfigFile string
 	// TrustProject uses the project config files of the working directory
 	// (./.mcp.json, ./.mcphost.*) even when the user has not trusted them
-	// (see config.TrustStore); otherwise an untrusted one is left out
+	// (see "mcphost trust"); otherwise an untrusted one is left out
 	// with a warning.
 	TrustProject bool
 	// IgnoreConfig reads no config files (but ConfigFile) and no
@@ -263,7 +264,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		h.warn(msg)
 	}
 	if len(settings.Untrusted) > 0 {
-		h.warn(config.UntrustedWarning(settings.Untrusted))
+		h.warn(configload.UntrustedWarning(settings.Untrusted))
 	}
 	if err := h.start(ctx); err != nil {
 		h.Close()
@@ -279,11 +280,11 @@ func loadSettings(opts Options) (*config.Settings, error) {
 	if opts.Settings != nil {
 		s = *opts.Settings
 	} else {
-		load := config.LoadOptions{ConfigFile: opts.ConfigFile, Servers: opts.Servers, Isolated: opts.IgnoreConfig, TrustProject: opts.TrustProject}
+		load := configload.LoadOptions{ConfigFile: opts.ConfigFile, Servers: opts.Servers, Isolated: opts.IgnoreConfig, TrustProject: opts.TrustProject}
 		if opts.NoServers {
 			load.Servers = []config.ServerSpec{}
 		}
-		loaded, err := config.Load(load)
+		loaded, err := configload.Load(load)
 		if err != nil {
 			return nil, configError(err)
 		}
@@ -410,7 +411,7 @@ func (h *Host) start(ctx context.Context) error {
 		mopts.SignIn = h.opts.SignIn
 	}
 	if !s.NoCache {
-		mopts.CacheDir = config.DefaultUserDirs().Cache
+		mopts.CacheDir = configload.DefaultUserDirs().Cache
 	}
 	h.manager = servers.NewManager(s.Servers, mopts)
 	h.toolbox = &hostTools{m: h.manager}

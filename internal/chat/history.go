@@ -11,7 +11,7 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/configload"
 )
 
 // maxHistory bounds the entries loaded from the history file, its newest,
@@ -26,11 +26,11 @@ type History struct {
 }
 
 // DefaultHistoryPath is the file history in the platform's state
-// directory (config.Dirs.State: $XDG_STATE_HOME/mcphost or
+// directory (configload.Dirs.State: $XDG_STATE_HOME/mcphost or
 // ~/.local/state/mcphost, ~/Library/Application Support/mcphost,
 // %LOCALAPPDATA%\mcphost), or the one in ~/.local/state/mcphost while only
 // that one exists; "" without a home directory.
-func DefaultHistoryPath() string { return config.DefaultUserDirs().StateFile("history") }
+func DefaultHistoryPath() string { return configload.DefaultUserDirs().StateFile("history") }
 
 // LoadHistory reads the history file at path; a missing or unreadable
 // file is an empty history (the chat must start anyway). An empty path

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/configload"
 	"github.com/mcphost/mcphost/internal/ui"
 )
 
@@ -77,7 +78,7 @@ func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc boo
 	opts := options(settings, logger, func(string) {})
 	opts.ToolsOnly, opts.NoServers = true, true
 	if cmd.verb == "login" {
-		only, err := config.OnlyServer(settings.Servers, name)
+		only, err := configload.OnlyServer(settings.Servers, name)
 		if err != nil {
 			return fail(exitUsage, err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/configload"
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/tool"
@@ -98,7 +99,7 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 		}
 	case "list":
 		if cmd.server != "" {
-			if opts.Servers, err = config.OnlyServer(opts.Servers, cmd.server); err != nil {
+			if opts.Servers, err = configload.OnlyServer(opts.Servers, cmd.server); err != nil {
 				return fail(exitUsage, err)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/configload"
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/ui"
 )
@@ -88,14 +89,14 @@ func mcpInspectServers(cmd inspectCommand, specs []config.ServerSpec) ([]config.
 	switch cmd.verb {
 	case verbPromptsList, verbResourcesList:
 		if cmd.server != "" {
-			return config.OnlyServer(specs, cmd.server)
+			return configload.OnlyServer(specs, cmd.server)
 		}
 	case verbPromptsGet:
 		// Prompts are named as tools are: server__prompt starts its server.
 		return servers.ForCall(specs, cmd.name), nil
 	case verbResourcesRead:
 		if prefix, rest, ok := strings.Cut(cmd.name, ":"); ok && strings.Contains(rest, ":") && !strings.HasPrefix(rest, "//") {
-			if some, err := config.OnlyServer(specs, prefix); err == nil {
+			if some, err := configload.OnlyServer(specs, prefix); err == nil {
 				return some, nil
 			}
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/configload"
 	"github.com/mcphost/mcphost/internal/guard/hooks"
 	"github.com/mcphost/mcphost/internal/session"
 	"github.com/mcphost/mcphost/internal/sysproc"
@@ -84,7 +85,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 	fs := pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	config.RegisterFlags(fs)
+	configload.RegisterFlags(fs)
 	trust.RegisterFlags(fs)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
@@ -97,7 +98,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		fmt.Fprint(stdout, text)
 	}
 	// A script's --args:NAME VALUE are not flags: take them out first.
-	args, scriptVars, err := config.TakeScriptArgs(args)
+	args, scriptVars, err := configload.TakeScriptArgs(args)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -113,7 +114,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	}
 
 	cmd := fs.Arg(0)
-	load := config.LoadOptions{Flags: fs}
+	load := configload.LoadOptions{Flags: fs}
 	var inspect inspectCommand
 	var auth authCommand
 	switch cmd {
@@ -169,7 +170,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		return usageErr("--yes, --list and --revoke go with mcphost trust (see mcphost --help)")
 	}
 
-	settings, err := config.Load(load)
+	settings, err := configload.Load(load)
 	if err != nil {
 		if adhoc {
 			return usageErr("%v\n%s", err, inspectUsage)
@@ -211,7 +212,7 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		return runAuth(con, auth, settings, adhoc, logger)
 	}
 
-	prompt, err := config.ReadPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
+	prompt, err := configload.ReadPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -1,6 +1,6 @@
 // Package trust is the user's side of project config files: "mcphost
 // trust" shows what the working directory's .mcp.json and .mcphost.* would
-// start and set and records the user's decision (package config keeps the
+// start and set and records the user's decision (package configload keeps the
 // record and leaves untrusted files out), and the chat asks the same
 // before it starts.
 package trust
@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/configload"
 	"github.com/mcphost/mcphost/internal/termtext"
 )
 
@@ -44,7 +45,7 @@ func FlagsGiven(fs *pflag.FlagSet) bool {
 // Run runs "mcphost trust" (fs.Args() starts with "trust"). Its errors are
 // the user's to fix: a usage error, or a trust record that cannot be read
 // or written.
-func Run(fs *pflag.FlagSet, load config.LoadOptions, stdin *os.File, stdout io.Writer) error {
+func Run(fs *pflag.FlagSet, load configload.LoadOptions, stdin *os.File, stdout io.Writer) error {
 	fail := func(format string, a ...any) error { return fmt.Errorf(format, a...) }
 	yes, _ := fs.GetBool(flagYes)
 	list, _ := fs.GetBool(flagList)
@@ -76,8 +77,8 @@ func Run(fs *pflag.FlagSet, load config.LoadOptions, stdin *os.File, stdout io.W
 
 // trustHere shows what this folder's untrusted project files would do and,
 // when the user says yes (or gave --yes), records them as trusted.
-func trustHere(store config.TrustStore, load config.LoadOptions, yes bool, stdin *os.File, stdout io.Writer) error {
-	files, err := config.ProjectFiles(load)
+func trustHere(store configload.TrustStore, load configload.LoadOptions, yes bool, stdin *os.File, stdout io.Writer) error {
+	files, err := configload.ProjectFiles(load)
 	if err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func trustHere(store config.TrustStore, load config.LoadOptions, yes bool, stdin
 // describeProjectFiles prints what each file would do.
 func describeProjectFiles(w io.Writer, files []config.ProjectFile) {
 	for _, f := range files {
-		lines, err := f.Describe()
+		lines, err := configload.Describe(f)
 		fmt.Fprintf(w, "%s is not trusted yet. If used, it would:\n", f.Name())
 		for _, l := range lines {
 			fmt.Fprintf(w, "  %s\n", termtext.Clean(l))
@@ -129,7 +130,7 @@ func describeProjectFiles(w io.Writer, files []config.ProjectFile) {
 
 // listTrusted prints the trusted files, each with whether it is still the
 // file that was trusted.
-func listTrusted(store config.TrustStore, stdout io.Writer) error {
+func listTrusted(store configload.TrustStore, stdout io.Writer) error {
 	records, err := store.List()
 	if err != nil {
 		return err
@@ -145,7 +146,7 @@ func listTrusted(store config.TrustStore, stdout io.Writer) error {
 			state = "missing"
 		case err != nil:
 			state = "unreadable"
-		case config.ContentHash(data) != r.SHA256:
+		case configload.ContentHash(data) != r.SHA256:
 			state = "changed since trusted, not used"
 		}
 		fmt.Fprintf(stdout, "%s\t%s (since %s)\n", termtext.Clean(r.Path), state, r.TrustedAt.Local().Format("2006-01-02 15:04"))
@@ -155,12 +156,12 @@ func listTrusted(store config.TrustStore, stdout io.Writer) error {
 
 // revokeTrust forgets the file named in args, or this folder's project
 // files.
-func revokeTrust(store config.TrustStore, load config.LoadOptions, args []string, stdout io.Writer) error {
+func revokeTrust(store configload.TrustStore, load configload.LoadOptions, args []string, stdout io.Writer) error {
 	var paths []string
 	if len(args) == 1 {
 		paths = args
 	} else {
-		files, err := config.ProjectFiles(load)
+		files, err := configload.ProjectFiles(load)
 		if err != nil {
 			return err
 		}
@@ -189,7 +190,7 @@ func revokeTrust(store config.TrustStore, load config.LoadOptions, args []string
 // project files that settings left out. Yes records the trust and returns
 // the settings loaded again with them; no returns settings without them,
 // and without the warning, since the user just decided.
-func Confirm(load config.LoadOptions, settings *config.Settings, stdin *os.File, stdout io.Writer) (*config.Settings, error) {
+func Confirm(load configload.LoadOptions, settings *config.Settings, stdin *os.File, stdout io.Writer) (*config.Settings, error) {
 	files := settings.Untrusted
 	describeProjectFiles(stdout, files)
 	if !askYesNo(stdin, stdout, "Trust "+fileNames(files)+" and use "+them(files)+"? [y/N] ") {
@@ -208,7 +209,7 @@ func Confirm(load config.LoadOptions, settings *config.Settings, stdin *os.File,
 	fmt.Fprintf(stdout, "Trusted %s.\n\n", fileNames(files))
 	// Loaded again, the files are used only if they still hold what was
 	// shown: trust was recorded for that content.
-	return config.Load(load)
+	return configload.Load(load)
 }
 
 // askYesNo prints question and reads one line from the terminal: yes only

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/configload"
 )
 
 // decodeOptions fills dst, a pointer to an options struct with json tags,
@@ -34,13 +35,13 @@ func decodeOptions(spec config.ServerSpec, dst any) error {
 		if name == "" || name == "-" {
 			continue
 		}
-		known[config.NormKey(name)] = name
+		known[configload.NormKey(name)] = name
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	renamed := make(map[string]any, len(spec.Options))
 	for k, v := range spec.Options {
-		name, ok := known[config.NormKey(k)]
+		name, ok := known[configload.NormKey(k)]
 		if !ok {
 			if len(names) == 0 {
 				return fail(k, "the %s server takes no options: remove it", spec.Builtin)

@@ -16,7 +16,7 @@ import (
 	"github.com/gofrs/flock"
 	"golang.org/x/oauth2"
 
-	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/configload"
 )
 
 // storeFileName is the file of sign-ins in the user's state directory.
@@ -99,7 +99,7 @@ type Store struct {
 // ~/Library/Application Support/mcphost/oauth.json on macOS,
 // %LOCALAPPDATA%\mcphost\oauth.json on Windows).
 func DefaultStore() *Store {
-	return &Store{Path: config.DefaultUserDirs().StateFile(storeFileName)}
+	return &Store{Path: configload.DefaultUserDirs().StateFile(storeFileName)}
 }
 
 // List returns every sign-in, by server and resource.
