@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
 
 	"github.com/mcphost/mcphost/config"
@@ -481,5 +484,50 @@ func TestAGoToolReportsProgress(t *testing.T) {
 	}
 	if len(progress) != 1 || progress[0] != "half way" {
 		t.Errorf("progress events %q", progress)
+	}
+}
+
+func TestAServerToolThatAppearsUnderAGoToolsNameIsNotOffered(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "web"}, nil)
+	type none struct{}
+	mcp.AddTool(srv, &mcp.Tool{Name: "ping"}, func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+		return nil, "pong", nil
+	})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+
+	mine := host.NewTool("web__lookup", "The program's lookup.", func(context.Context, struct{}) (string, error) {
+		return "the program's", nil
+	}, host.ReadOnly())
+	changed := make(chan struct{}, 1)
+	var warned warnings
+	h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, NoCache: true, Warn: warned.add,
+		Servers:  []config.ServerSpec{{Name: "web", Transport: config.TransportHTTP, URL: ts.URL}},
+		Tools:    []host.Tool{mine},
+		OnChange: func(host.ListChange) { changed <- struct{}{} },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	// New found no clash; now the server adds a tool the model would see
+	// under the Go tool's name.
+	mcp.AddTool(srv, &mcp.Tool{Name: "lookup"}, func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
+		return nil, "the server's", nil
+	})
+	<-changed
+	var names []string
+	for _, ti := range h.Tools() {
+		names = append(names, ti.Name+"@"+ti.Server)
+	}
+	if strings.Join(names, " ") != "web__ping@web web__lookup@mcphost" {
+		t.Errorf("tools %v", names)
+	}
+	if w := warned.all(); !strings.Contains(w, `tool "lookup" of server "web" is not offered`) || !strings.Contains(w, `Go tool "web__lookup"`) {
+		t.Errorf("warnings %q", w)
+	}
+	res, err := h.CallTool(context.Background(), "web__lookup", nil)
+	if err != nil || res.Text() != "the program's" {
+		t.Errorf("web__lookup: %+v, %v", res, err)
 	}
 }
