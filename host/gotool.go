@@ -22,8 +22,8 @@ import (
 // OpenAI-compatible engines accept, as for the servers' tools.
 const maxToolName = 64
 
-// Tool is a Go function the model may call, made by NewTool and given to
-// a Host in Options.Tools. The zero Tool is not usable.
+// Tool is a Go function the model may call, made by [NewTool] and given
+// to a Host in [Options.Tools]. The zero Tool is not usable.
 type Tool struct {
 	def tool.Def
 	run func(ctx context.Context, args map[string]any) (res *tool.Result, panicked *toolPanic)
@@ -39,13 +39,14 @@ type toolPanic struct {
 	stack []byte
 }
 
-// ToolOption changes a tool made by NewTool.
+// ToolOption changes a tool made by [NewTool].
 type ToolOption struct{ apply func(*tool.Def) }
 
 // ReadOnly marks a tool as one that only reads (MCP's readOnlyHint), as a
 // server marks its own. The approval policy then lets the model call it
 // without asking, unless a rule says otherwise; a tool without it needs
-// approval, so it is refused when no one can be asked (no Options.Asker).
+// approval, so it is refused when no one can be asked (no
+// [Options.Asker]).
 func ReadOnly() ToolOption {
 	return ToolOption{func(d *tool.Def) {
 		if d.Annotations == nil {
@@ -56,11 +57,11 @@ func ReadOnly() ToolOption {
 }
 
 // NewTool makes fn a tool the model may call by name, to give to a Host in
-// Options.Tools. The model sees name as it is: no "server__" prefix. name
+// [Options.Tools]. The model sees name as it is: no "server__" prefix. name
 // may hold letters, digits, '_' and '-', at most 64 of them, as engines
 // require; a name that breaks these rules, or that the model could not
-// tell from another tool's, makes New fail with an error matching
-// ErrConfig.
+// tell from another tool's, makes [New] fail with an error matching
+// [ErrConfig].
 //
 // The tool's input schema is inferred from In with jsonschema-go, as the
 // MCP go-sdk's mcp.AddTool does: In must be a struct (or a pointer to
@@ -80,17 +81,19 @@ func ReadOnly() ToolOption {
 //
 // An error from fn, or a panic in it, becomes a tool error the model
 // reads (IsError set), not a failed turn; a panic is also reported to
-// Options.Warn, with the stack in the debug log, since it is a bug of the
-// program. ctx is cancelled when the turn is (or the Host closes); its
-// tool.ProgressOf, when not nil, reports progress as ToolProgress events.
+// [Options.Warn], with the stack in the debug log, since it is a bug of
+// the program. ctx is cancelled when the turn is; its [tool.ProgressOf],
+// when not nil, reports progress as [ToolProgress] events. A tool not
+// marked [ReadOnly] needs approval, as a server's tool without that
+// annotation does.
 //
 // Calls go through the same path as a server's tools: the arguments are
 // checked against the schema and repaired where a model got them nearly
 // right, the approval policy decides (its rules match the name, and also
-// "mcphost__NAME", HostServer being the tools' server in events, the
+// "mcphost__NAME", [HostServer] being the tools' server in events, the
 // audit log and hooks), hooks run, the audit log records the call, and
-// tool selection offers it like any other. Host.CallTool reaches it too,
-// and checks the arguments against the schema.
+// tool selection offers it like any other. [Host.CallTool] reaches it
+// too, and checks the arguments against the schema.
 func NewTool[In, Out any](name, description string, fn func(ctx context.Context, in In) (Out, error), opts ...ToolOption) Tool {
 	t := Tool{def: tool.Def{Name: name, Description: description}}
 	if err := checkToolName(name); err != nil {

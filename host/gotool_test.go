@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
@@ -529,5 +530,29 @@ func TestAServerToolThatAppearsUnderAGoToolsNameIsNotOffered(t *testing.T) {
 	res, err := h.CallTool(context.Background(), "web__lookup", nil)
 	if err != nil || res.Text() != "the program's" {
 		t.Errorf("web__lookup: %+v, %v", res, err)
+	}
+}
+
+func TestHooksRunForAGoTool(t *testing.T) {
+	settings := &config.Settings{MaxSteps: 5, NumCtx: 8192}
+	settings.Hooks = config.Hooks{config.HookPreToolUse: {{Matcher: "weather",
+		Commands: []config.HookCommand{{Command: "echo 'no forecasts today' >&2; exit 2", Timeout: 10 * time.Second}}}}}
+	var (
+		got []weatherIn
+		mu  sync.Mutex
+	)
+	h, model, _ := newHost(t, host.Options{Settings: settings, NoServers: true, Tools: []host.Tool{weatherTool(&got, &mu, host.ReadOnly())}})
+	model.Enqueue(ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("weather", map[string]any{"city": "Paris"})}}, ollamatest.Reply{Content: "blocked"})
+	res, err := h.Prompt(context.Background(), "Weather in Paris?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.ToolCalls[0]; !c.IsError || !strings.Contains(c.Output, "no forecasts today") {
+		t.Errorf("the hook did not block the call: %+v", c)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 0 {
+		t.Errorf("the Go function ran with %+v", got)
 	}
 }

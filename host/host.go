@@ -144,7 +144,7 @@ type Options struct {
 	SignIn func(ctx context.Context, server, url string) error
 
 	// Tools are Go functions the model may call besides the servers'
-	// tools, each made by NewTool; the model sees each by its own name.
+	// tools, each made by [NewTool]; the model sees each by its own name.
 	Tools []Tool
 
 	// AuditLog, when not empty, is the path of a JSON-lines audit log of
