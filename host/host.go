@@ -143,6 +143,10 @@ type Options struct {
 	// server fails with an error matching ErrSignIn, and Login signs in.
 	SignIn func(ctx context.Context, server, url string) error
 
+	// Tools are Go functions the model may call besides the servers'
+	// tools, each made by [NewTool]; the model sees each by its own name.
+	Tools []Tool
+
 	// AuditLog, when not empty, is the path of a JSON-lines audit log of
 	// every tool call, secrets masked; empty means the config's.
 	AuditLog string
@@ -414,7 +418,11 @@ func (h *Host) start(ctx context.Context) error {
 		mopts.CacheDir = configload.DefaultUserDirs().Cache
 	}
 	h.manager = servers.NewManager(s.Servers, mopts)
-	h.toolbox = &hostTools{m: h.manager}
+	gotools, err := newGoTools(h.opts.Tools, h.warn, h.logger)
+	if err != nil {
+		return err
+	}
+	h.toolbox = &hostTools{m: h.manager, gotools: gotools}
 	if !s.NoHooks {
 		h.hooks = h.newHooks()
 	}
@@ -457,6 +465,9 @@ func (h *Host) start(ctx context.Context) error {
 	}
 	if enabled := countEnabled(s.Servers); !h.opts.AllowFailedStart && enabled > 0 && len(startErrs) == enabled {
 		return fmt.Errorf("%w (%d configured): fix the errors above or run without them", ErrNoServers, enabled)
+	}
+	if err := gotools.checkServers(h.manager); err != nil {
+		return err
 	}
 	if modelName != "" {
 		info.Name = modelName

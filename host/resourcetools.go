@@ -34,15 +34,22 @@ var resourceToolDefs = []tool.Def{
 	},
 }
 
-// hostTools is the toolbox the model sees: the servers' tools, and the
-// resource tools while any server has resources.
+// hostTools is the toolbox the model sees: the servers' tools, the
+// program's Go tools (Options.Tools), and the resource tools while any
+// server has resources. The Go tools join here, below the approval
+// policy, hooks, audit log and runner that wrap this toolbox, so that
+// every guard a server's tool passes applies to them unchanged.
 type hostTools struct {
-	m *servers.Manager
+	m       *servers.Manager
+	gotools *goTools
 }
 
 // Tools implements runner.Toolbox.
 func (t *hostTools) Tools() []provider.Tool {
 	tools := t.m.Tools()
+	if len(t.gotools.offered) > 0 {
+		tools = append(t.gotools.hide(tools, t.m), t.gotools.offered...)
+	}
 	if !t.m.HasResources() {
 		return tools
 	}
@@ -56,8 +63,9 @@ func (t *hostTools) Tools() []provider.Tool {
 	return tools
 }
 
-// own returns the resource tool of name, if name is one and is offered.
-func (t *hostTools) own(name string) (tool.Def, bool) {
+// resource returns the resource tool of name, if name is one and is
+// offered.
+func (t *hostTools) resource(name string) (tool.Def, bool) {
 	if _, _, taken := t.m.Lookup(name); taken {
 		return tool.Def{}, false
 	}
@@ -73,18 +81,25 @@ func (t *hostTools) own(name string) (tool.Def, bool) {
 	return tool.Def{}, false
 }
 
-// Lookup implements runner.Toolbox.
+// Lookup implements runner.Toolbox. A Go tool's server is HostServer.
 func (t *hostTools) Lookup(name string) (string, string, bool) {
-	if def, ok := t.own(name); ok {
+	if g := t.gotools.byName[name]; g != nil {
+		return HostServer, name, true
+	}
+	if def, ok := t.resource(name); ok {
 		return HostServer, def.Name, true
 	}
 	return t.m.Lookup(name)
 }
 
 // ToolInfo implements approval.ToolInfoSource: the resource tools only
-// read, so the default policy allows them.
+// read, so the default policy allows them; a Go tool is as NewTool made
+// it, read-only only when the program said so.
 func (t *hostTools) ToolInfo(name string) (tool.Def, bool) {
-	if def, ok := t.own(name); ok {
+	if g := t.gotools.byName[name]; g != nil {
+		return g.def, true
+	}
+	if def, ok := t.resource(name); ok {
 		return def, true
 	}
 	return t.m.ToolInfo(name)
@@ -92,7 +107,10 @@ func (t *hostTools) ToolInfo(name string) (tool.Def, bool) {
 
 // Call implements runner.Toolbox.
 func (t *hostTools) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
-	def, ok := t.own(name)
+	if g := t.gotools.byName[name]; g != nil {
+		return t.gotools.call(ctx, g, args)
+	}
+	def, ok := t.resource(name)
 	if !ok {
 		return t.m.Call(ctx, name, args)
 	}

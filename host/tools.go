@@ -45,9 +45,12 @@ func (h *Host) Servers() []ServerInfo {
 
 // ToolInfo is one tool as the model sees it and as its server defined it.
 type ToolInfo struct {
-	// Name is what the model calls it: "server__tool".
+	// Name is what the model calls it: "server__tool", or a Go tool's
+	// own name (Options.Tools).
 	Name string
-	// Server is the server's name; Def the tool as the server listed it.
+	// Server is the server's name, HostServer for the Go tools and the
+	// resource tools; Def the tool as the server listed it (as NewTool
+	// made it, for a Go tool).
 	Server string
 	Def    tool.Def
 	// Offered is the declaration the model is sent: schema normalised,
@@ -61,7 +64,7 @@ type ToolInfo struct {
 }
 
 // Tools lists the tools the model may call, in config order and then each
-// server's own order. Tools that the approval policy denies are left out,
+// server's own order, then the Go tools of Options.Tools. Tools that the approval policy denies are left out,
 // as they are for the model.
 func (h *Host) Tools() []ToolInfo {
 	cached := map[string]bool{}
@@ -78,8 +81,8 @@ func (h *Host) Tools() []ToolInfo {
 	return out
 }
 
-// ResolveTool returns the name the model sees ("server__tool") of the
-// tool name means, resolved as the model's calls are: the full name, the
+// ResolveTool returns the name the model sees ("server__tool", or a Go
+// tool's name) of the tool name means, resolved as the model's calls are: the full name, the
 // tool's own name when one server alone has it, "server.tool" and other
 // spellings. An unknown or ambiguous name is an error matching
 // ErrUnknownTool that lists the closest or the matching names.
@@ -112,7 +115,8 @@ func (e *unknownToolError) Is(target error) bool { return target == ErrUnknownTo
 // accepts, and returns its result whole (not cut for a model's window
 // unless the server's spec says so). The approval policy does not apply:
 // the program named the tool itself. A tool that reports a failure is not
-// an error: the result has IsError set.
+// an error: the result has IsError set. A Go tool (Options.Tools) is
+// called in this goroutine, its arguments checked against its schema.
 func (h *Host) CallTool(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
 	exposed, err := h.ResolveTool(name)
 	if err != nil {
