@@ -350,7 +350,11 @@ func (s *Schema) explain(tool string, args map[string]any, verr error) *ArgError
 					names = append(names, p)
 				}
 				slices.Sort(names)
-				return &ArgError{Tool: tool, Argument: k, Problem: "is not an argument of this tool; it takes " + strings.Join(names, ", ")}
+				takes := "it takes no arguments"
+				if len(names) > 0 {
+					takes = "it takes " + strings.Join(names, ", ")
+				}
+				return &ArgError{Tool: tool, Argument: k, Problem: "is not an argument of this tool; " + takes}
 			}
 			continue
 		}

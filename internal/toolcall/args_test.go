@@ -97,6 +97,8 @@ func TestCheckRejects(t *testing.T) {
 			[]string{`argument "messageType" is invalid: enum: warning does not equal any of`, `"enum":["error","success","debug"]`}},
 		{"unknown argument with additionalProperties false", entitySchema, `{"entities":[],"colour":"red"}`, "colour",
 			[]string{`argument "colour" is not an argument of this tool; it takes entities, limit, note, strict`}},
+		{"argument for a tool that takes none", `{"type":"object","properties":{},"additionalProperties":false}`, `{"path":"."}`, "path",
+			[]string{`argument "path" is not an argument of this tool; it takes no arguments`}},
 		{"nested item missing name ($ref inlined in the quoted schema)", entitySchema, `{"entities":[{"tags":[]}]}`, "entities",
 			[]string{`argument "entities" is invalid: required: missing properties: ["name"]`, `Schema of "entities": {"items":{"properties":{"name":{"type":"string"}`}},
 		{"integer wanted, fraction given", entitySchema, `{"entities":[],"limit":2.5}`, "limit",
