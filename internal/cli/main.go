@@ -1,6 +1,8 @@
 // Package cli is the mcphost command: it parses the command line, loads
 // the configuration, picks a renderer and maps the outcome to an exit code.
-// The work is done by package host; cli is one user of it.
+// Its commands are the table in commands.go, which the dispatcher and the
+// help are made from. The work is done by package host; cli is one user
+// of it.
 package cli
 
 import (
@@ -41,7 +43,8 @@ const (
 	exitReaderGone  = 141 // the reader of stdout or stderr went away (128+SIGPIPE, as shells report it)
 )
 
-// usage is the --help text; the flags' own lines replace {{FLAGS}}.
+// usage is the --help text around what is generated: the command table's
+// usage lines replace {{COMMANDS}}, the flags' own lines {{FLAGS}}.
 //
 //go:embed usage.txt
 var usage string
@@ -62,7 +65,9 @@ func Main() int {
 	return code
 }
 
-// run is main with its inputs and outputs passed in, returning the exit code.
+// run is main with its inputs and outputs passed in, returning the exit
+// code: it reads the flags, looks the command up in the table, has it
+// read its arguments, and runs it.
 func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	con, done := newConsole(stdin, stdoutFile, stderrFile)
 	defer done()
