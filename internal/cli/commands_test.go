@@ -51,19 +51,7 @@ func TestEveryCommandHasItsHelp(t *testing.T) {
 			if code != exitOK || stderr != "" {
 				t.Fatalf("help %s: exit %d, stderr %q", c.name, code, stderr)
 			}
-			for _, u := range c.usage {
-				if u.synopsis != "mcphost "+c.name && !strings.HasPrefix(u.synopsis, "mcphost "+c.name+" ") {
-					t.Errorf("usage %q is not a form of mcphost %s", u.synopsis, c.name)
-				}
-				if strings.TrimSpace(u.summary) == "" {
-					t.Errorf("usage %q says nothing about what it does", u.synopsis)
-				}
-				for _, want := range append([]string{u.synopsis}, strings.Split(u.summary, "\n")...) {
-					if !strings.Contains(help, want) {
-						t.Errorf("help %s lacks %q:\n%s", c.name, want, help)
-					}
-				}
-			}
+			checkUsage(t, c, help)
 			if c.name != "help" && (strings.Contains(help, "Exit codes:") || !strings.HasPrefix(help, "Usage:\n")) {
 				t.Errorf("help %s is not that command's help:\n%s", c.name, help)
 			}
@@ -72,6 +60,25 @@ func TestEveryCommandHasItsHelp(t *testing.T) {
 				t.Errorf("%s --help (exit %d) differs from help %s:\n%s\n---\n%s", c.name, code, c.name, flag, help)
 			}
 		})
+	}
+}
+
+// checkUsage checks that c's usage lines are forms of c that say what
+// they do, and that its help shows them.
+func checkUsage(t *testing.T, c command, help string) {
+	t.Helper()
+	for _, u := range c.usage {
+		if u.synopsis != "mcphost "+c.name && !strings.HasPrefix(u.synopsis, "mcphost "+c.name+" ") {
+			t.Errorf("usage %q is not a form of mcphost %s", u.synopsis, c.name)
+		}
+		if strings.TrimSpace(u.summary) == "" {
+			t.Errorf("usage %q says nothing about what it does", u.synopsis)
+		}
+		for _, want := range append([]string{u.synopsis}, strings.Split(u.summary, "\n")...) {
+			if !strings.Contains(help, want) {
+				t.Errorf("help %s lacks %q:\n%s", c.name, want, help)
+			}
+		}
 	}
 }
 
