@@ -20,13 +20,23 @@ import (
 	"github.com/mcphost/mcphost/internal/ui"
 )
 
-// authUsage is printed with a usage error of "auth".
-const authUsage = `usage: mcphost auth login NAME | mcphost auth status | mcphost auth logout NAME (with --url URL, NAME may be left out)`
-
 // authCommand is a parsed "auth" command line.
 type authCommand struct {
 	verb   string // "login", "status" or "logout"
 	server string // login, logout: the server's name; "" for --url's
+}
+
+// parseAuthCommand reads "auth login|status|logout [NAME]".
+func parseAuthCommand(args []string) (action, error) {
+	c, err := parseAuth(append([]string{"auth"}, args...))
+	if err != nil {
+		return nil, misuse(err)
+	}
+	return func(inv *invocation) int {
+		return inv.withSettings(func(settings *config.Settings, logger *slog.Logger) int {
+			return runAuth(inv.con, c, settings, inv.adhoc, logger)
+		})
+	}, nil
 }
 
 func parseAuth(args []string) (authCommand, error) {
@@ -56,24 +66,14 @@ func parseAuth(args []string) (authCommand, error) {
 func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc bool, logger *slog.Logger) int {
 	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
-	stdout, stderr := con.out, con.err
 	mask := func(s string) string { return s }
 	fail := func(code int, err error) int { return con.fail(ctx, code, err, mask) }
 	if settings.Output == config.OutputStreamJSON {
 		return fail(exitUsage, errors.New("--output stream-json is for model runs; use --output json with auth status"))
 	}
-	name := cmd.server
-	if cmd.verb != "status" {
-		switch {
-		case adhoc && settings.Servers[0].Transport == config.TransportStdio:
-			return fail(exitUsage, errors.New("auth "+cmd.verb+" takes --url, not --stdio: only remote servers sign in"))
-		case adhoc && name != "" && name != settings.Servers[0].Name:
-			return fail(exitUsage, fmt.Errorf("the --url server is named %q, not %q: leave the name out", settings.Servers[0].Name, name))
-		case adhoc:
-			name = settings.Servers[0].Name
-		case name == "":
-			return fail(exitUsage, fmt.Errorf("auth %s needs the name of a server, as mcphost servers lists them (or --url URL)", cmd.verb))
-		}
+	name, err := authServer(cmd, settings, adhoc)
+	if err != nil {
+		return fail(exitUsage, err)
 	}
 	opts := options(settings, logger, func(string) {})
 	opts.ToolsOnly, opts.NoServers = true, true
@@ -95,44 +95,81 @@ func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc boo
 	}
 	defer h.Close()
 	mask = h.Mask
-
+	var code int
 	switch cmd.verb {
 	case "login":
-		si, err := h.Login(ctx, name, ui.OpenSignIn(ui.Lines(stderr), true))
-		switch {
-		case errors.Is(err, host.ErrNoSignIn):
-			fmt.Fprintf(stdout, "%s does not ask for a sign-in: nothing to do.\n", ui.Sanitize(name))
-			return exitOK
-		case err != nil:
-			return fail(exitNoServers, err)
-		}
-		tools := 0
-		for _, t := range h.Tools() {
-			if t.Server == name {
-				tools++
-			}
-		}
-		ui.SignedIn(stdout, si, tools)
+		code, err = authLogin(ctx, h, name, con.out, con.err)
 	case "status":
-		sis, err := h.SignIns()
-		if err != nil {
-			return fail(exitError, err)
-		}
-		if settings.Output == config.OutputJSON {
-			if err := ui.WriteJSON(stdout, map[string]any{"sign_ins": ui.SignInRecords(sis)}); err != nil {
-				return fail(exitError, err)
-			}
-			return exitOK
-		}
-		ui.SignInTable(stdout, sis, time.Now())
+		code, err = authStatus(h, settings.Output == config.OutputJSON, con.out)
 	case "logout":
-		gone, err := h.Logout(ctx, name)
-		if err != nil {
-			return fail(exitError, err)
-		}
-		ui.SignedOut(stdout, name, gone)
+		code, err = authLogout(ctx, h, name, con.out)
+	}
+	if err != nil {
+		return fail(code, err)
 	}
 	return exitOK
+}
+
+// authServer is the server an auth login or logout is about: the one it
+// names, or the --url one.
+func authServer(cmd authCommand, settings *config.Settings, adhoc bool) (string, error) {
+	name := cmd.server
+	switch {
+	case cmd.verb == "status":
+		return name, nil
+	case adhoc && settings.Servers[0].Transport == config.TransportStdio:
+		return "", errors.New("auth " + cmd.verb + " takes --url, not --stdio: only remote servers sign in")
+	case adhoc && name != "" && name != settings.Servers[0].Name:
+		return "", fmt.Errorf("the --url server is named %q, not %q: leave the name out", settings.Servers[0].Name, name)
+	case adhoc:
+		return settings.Servers[0].Name, nil
+	case name == "":
+		return "", fmt.Errorf("auth %s needs the name of a server, as mcphost servers lists them (or --url URL)", cmd.verb)
+	}
+	return name, nil
+}
+
+// authLogin signs in to the server name and says how it went.
+func authLogin(ctx context.Context, h *host.Host, name string, stdout, stderr *pipeGuard) (int, error) {
+	si, err := h.Login(ctx, name, ui.OpenSignIn(ui.Lines(stderr), true))
+	switch {
+	case errors.Is(err, host.ErrNoSignIn):
+		fmt.Fprintf(stdout, "%s does not ask for a sign-in: nothing to do.\n", ui.Sanitize(name))
+		return exitOK, nil
+	case err != nil:
+		return exitNoServers, err
+	}
+	tools := 0
+	for _, t := range h.Tools() {
+		if t.Server == name {
+			tools++
+		}
+	}
+	ui.SignedIn(stdout, si, tools)
+	return exitOK, nil
+}
+
+// authLogout forgets the sign-in to the server name.
+func authLogout(ctx context.Context, h *host.Host, name string, stdout *pipeGuard) (int, error) {
+	gone, err := h.Logout(ctx, name)
+	if err != nil {
+		return exitError, err
+	}
+	ui.SignedOut(stdout, name, gone)
+	return exitOK, nil
+}
+
+// authStatus lists the sign-ins.
+func authStatus(h *host.Host, jsonOut bool, stdout *pipeGuard) (int, error) {
+	sis, err := h.SignIns()
+	if err != nil {
+		return exitError, err
+	}
+	if jsonOut {
+		return written(ui.WriteJSON(stdout, map[string]any{"sign_ins": ui.SignInRecords(sis)}))
+	}
+	ui.SignInTable(stdout, sis, time.Now())
+	return exitOK, nil
 }
 
 // runSignIn is how a run (a prompt, servers, tools) signs in when a server

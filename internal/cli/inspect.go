@@ -21,11 +21,6 @@ import (
 	"github.com/mcphost/mcphost/tool"
 )
 
-// inspectUsage is printed with a usage error of "servers" or "tools".
-const inspectUsage = `usage: mcphost servers | mcphost tools list [SERVER] | mcphost tools call TOOL [JSON-ARGS | -]
-       mcphost prompts list [SERVER] | mcphost prompts get SERVER__PROMPT [NAME=VALUE ...]
-       mcphost resources list [SERVER] | mcphost resources read [SERVER:]URI`
-
 // inspectCommand is a parsed "servers" or "tools" command line.
 type inspectCommand struct {
 	verb   string // "servers", "list", "call", or one of the verbs of parseMCPInspect
@@ -38,35 +33,46 @@ type inspectCommand struct {
 	values map[string]string
 }
 
-func parseInspect(args []string) (inspectCommand, error) {
-	if args[0] == "prompts" || args[0] == "resources" {
-		return parseMCPInspect(args)
+// parseServers reads "servers".
+func parseServers(args []string) (action, error) {
+	if len(args) > 0 {
+		return nil, misuse(fmt.Errorf("unexpected argument %q after servers", args[0]))
 	}
+	return inspectAction(inspectCommand{verb: "servers"}), nil
+}
+
+// parseTools reads "tools list [SERVER]" and "tools call TOOL [JSON-ARGS | -]".
+func parseTools(args []string) (action, error) {
 	switch {
-	case args[0] == "servers" && len(args) == 1:
-		return inspectCommand{verb: "servers"}, nil
-	case args[0] == "servers":
-		return inspectCommand{}, fmt.Errorf("unexpected argument %q after servers", args[1])
-	case len(args) < 2:
-		return inspectCommand{}, fmt.Errorf("tools needs list or call")
-	case args[1] == "list" && len(args) <= 3:
+	case len(args) == 0:
+		return nil, misuse(errors.New("tools needs list or call"))
+	case args[0] == "list" && len(args) <= 2:
 		c := inspectCommand{verb: "list"}
+		if len(args) == 2 {
+			c.server = args[1]
+		}
+		return inspectAction(c), nil
+	case args[0] == "call" && len(args) == 1:
+		return nil, misuse(errors.New("tools call needs the name of a tool (see mcphost tools list)"))
+	case args[0] == "call" && len(args) <= 3:
+		c := inspectCommand{verb: "call", tool: args[1]}
 		if len(args) == 3 {
-			c.server = args[2]
+			c.args = args[2]
 		}
-		return c, nil
-	case args[1] == "call" && len(args) == 2:
-		return inspectCommand{}, fmt.Errorf("tools call needs the name of a tool (see mcphost tools list)")
-	case args[1] == "call" && len(args) <= 4:
-		c := inspectCommand{verb: "call", tool: args[2]}
-		if len(args) == 4 {
-			c.args = args[3]
-		}
-		return c, nil
-	case args[1] == "list" || args[1] == "call":
-		return inspectCommand{}, fmt.Errorf("unexpected argument %q after tools %s", args[len(args)-1], args[1])
+		return inspectAction(c), nil
+	case args[0] == "list" || args[0] == "call":
+		return nil, misuse(fmt.Errorf("unexpected argument %q after tools %s", args[len(args)-1], args[0]))
 	}
-	return inspectCommand{}, fmt.Errorf("unknown command tools %q: use tools list or tools call", args[1])
+	return nil, misuse(fmt.Errorf("unknown command tools %q: use tools list or tools call", args[0]))
+}
+
+// inspectAction runs cmd once the config is loaded.
+func inspectAction(cmd inspectCommand) action {
+	return func(inv *invocation) int {
+		return inv.withSettings(func(settings *config.Settings, logger *slog.Logger) int {
+			return runInspect(inv.con, cmd, settings, logger)
+		})
+	}
 }
 
 // runInspect runs "mcphost servers" and "mcphost tools ..." on the
@@ -81,37 +87,9 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	if settings.Output == config.OutputStreamJSON {
 		return fail(exitUsage, errors.New("--output stream-json is for model runs; use --output json with servers and tools"))
 	}
-	// No model is needed; "servers" looks at every server even if some
-	// fail, and shows why in its table rather than as warnings.
-	opts := options(settings, logger, warner(stderr))
-	opts.ToolsOnly, opts.Servers = true, settings.Servers
-	opts.SignIn = runSignIn(stderr.f, warner(stderr))
-	var args map[string]any
-	var err error
-	switch cmd.verb {
-	case "servers":
-		// A check of the config: every server starts, live.
-		opts.AllowFailedStart, opts.Warn, opts.Start = true, func(string) {}, host.StartAll
-		// Checking the config is what this command is for, so what the
-		// config itself got wrong (unknown keys) is said, on stderr.
-		for _, msg := range settings.Warnings {
-			ui.Warn(stderr, msg)
-		}
-	case "list":
-		if cmd.server != "" {
-			if opts.Servers, err = configload.OnlyServer(opts.Servers, cmd.server); err != nil {
-				return fail(exitUsage, err)
-			}
-		}
-	case verbPromptsList, verbPromptsGet, verbResourcesList, verbResourcesRead:
-		if opts.Servers, err = mcpInspectServers(cmd, opts.Servers); err != nil {
-			return fail(exitUsage, err)
-		}
-	case "call":
-		if args, err = tool.ReadArgs(cmd.args, stdin); err != nil {
-			return fail(exitUsage, err)
-		}
-		opts.Servers = servers.ForCall(opts.Servers, cmd.tool)
+	opts, args, err := inspectOptions(cmd, settings, logger, stdin, stderr)
+	if err != nil {
+		return fail(exitUsage, err)
 	}
 	opts.NoServers = len(opts.Servers) == 0
 	h, err := host.New(ctx, opts)
@@ -144,6 +122,37 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 		return fail(code, err)
 	}
 	return code
+}
+
+// inspectOptions are the host options of cmd, with the arguments of a
+// tools call: no model is needed, and only the servers cmd names start.
+func inspectOptions(cmd inspectCommand, settings *config.Settings, logger *slog.Logger, stdin io.Reader, stderr *pipeGuard) (host.Options, map[string]any, error) {
+	opts := options(settings, logger, warner(stderr))
+	opts.ToolsOnly, opts.Servers = true, settings.Servers
+	opts.SignIn = runSignIn(stderr.f, warner(stderr))
+	var args map[string]any
+	var err error
+	switch cmd.verb {
+	case "servers":
+		// A check of the config: every server starts, live, even if
+		// some fail, and its table rather than warnings shows why.
+		opts.AllowFailedStart, opts.Warn, opts.Start = true, func(string) {}, host.StartAll
+		// Checking the config is what this command is for, so what the
+		// config itself got wrong (unknown keys) is said, on stderr.
+		for _, msg := range settings.Warnings {
+			ui.Warn(stderr, msg)
+		}
+	case "list":
+		if cmd.server != "" {
+			opts.Servers, err = configload.OnlyServer(opts.Servers, cmd.server)
+		}
+	case verbPromptsList, verbPromptsGet, verbResourcesList, verbResourcesRead:
+		opts.Servers, err = mcpInspectServers(cmd, opts.Servers)
+	case "call":
+		args, err = tool.ReadArgs(cmd.args, stdin)
+		opts.Servers = servers.ForCall(opts.Servers, cmd.tool)
+	}
+	return opts, args, err
 }
 
 // listServers reports on every server; it fails (exit 5) when any

@@ -31,8 +31,20 @@ func (c inspectCommand) objectOnError() bool {
 	return c.verb == "call" || c.verb == verbPromptsGet || c.verb == verbResourcesRead
 }
 
-// parseMCPInspect parses "prompts ..." and "resources ...".
-func parseMCPInspect(args []string) (inspectCommand, error) {
+// parseMCPInspect reads the command line of noun, "prompts" or
+// "resources".
+func parseMCPInspect(noun string) func(args []string) (action, error) {
+	return func(args []string) (action, error) {
+		c, err := readMCPInspect(append([]string{noun}, args...))
+		if err != nil {
+			return nil, misuse(err)
+		}
+		return inspectAction(c), nil
+	}
+}
+
+// readMCPInspect reads "prompts ..." and "resources ...".
+func readMCPInspect(args []string) (inspectCommand, error) {
 	noun := args[0]
 	if len(args) < 2 {
 		return inspectCommand{}, fmt.Errorf("%s needs list or %s", noun, map[string]string{"prompts": "get", "resources": "read"}[noun])
@@ -106,43 +118,55 @@ func mcpInspectServers(cmd inspectCommand, specs []config.ServerSpec) ([]config.
 
 // runMCPInspect runs a prompts or resources command on a started host.
 func runMCPInspect(ctx context.Context, h *host.Host, cmd inspectCommand, stdout *pipeGuard, jsonOut bool) (int, error) {
-	tty := ui.IsTerminal(stdout.f)
 	switch cmd.verb {
 	case verbPromptsList:
 		return written(ui.PromptsReport(stdout, h.Prompts(), jsonOut))
 	case verbPromptsGet:
-		res, err := h.GetPrompt(ctx, cmd.name, cmd.values)
-		switch {
-		case errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments):
-			return exitUsage, err
-		case err != nil && ctx.Err() != nil:
-			return exitInterrupted, ctx.Err()
-		case err != nil:
-			return exitToolFailed, err
-		}
-		name, _ := h.ResolvePrompt(cmd.name)
-		if jsonOut {
-			return written(ui.WriteJSON(stdout, ui.PromptResultRecord(name, res)))
-		}
-		ui.PromptResult(stdout, res, tty)
+		return getPrompt(ctx, h, cmd, stdout, jsonOut)
 	case verbResourcesList:
 		return written(ui.ResourcesReport(stdout, h.Resources(), h.ResourceTemplates(), jsonOut))
 	case verbResourcesRead:
-		server, contents, err := h.ReadResource(ctx, cmd.name)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return exitInterrupted, ctx.Err()
-		case err != nil && server == "":
-			return exitUsage, err
-		case err != nil:
-			return exitToolFailed, err
-		}
-		if jsonOut {
-			return written(ui.WriteJSON(stdout, ui.ResourceContentsRecord(server, contents)))
-		}
-		return written(ui.ResourceContents(stdout, contents, tty))
+		return readResource(ctx, h, cmd, stdout, jsonOut)
 	}
 	return exitOK, nil
+}
+
+// getPrompt runs "prompts get": it fills in the prompt and prints its
+// messages.
+func getPrompt(ctx context.Context, h *host.Host, cmd inspectCommand, stdout *pipeGuard, jsonOut bool) (int, error) {
+	res, err := h.GetPrompt(ctx, cmd.name, cmd.values)
+	switch {
+	case errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments):
+		return exitUsage, err
+	case err != nil && ctx.Err() != nil:
+		return exitInterrupted, ctx.Err()
+	case err != nil:
+		return exitToolFailed, err
+	}
+	name, _ := h.ResolvePrompt(cmd.name)
+	if jsonOut {
+		return written(ui.WriteJSON(stdout, ui.PromptResultRecord(name, res)))
+	}
+	ui.PromptResult(stdout, res, ui.IsTerminal(stdout.f))
+	return exitOK, nil
+}
+
+// readResource runs "resources read": it reads the resource and prints
+// it.
+func readResource(ctx context.Context, h *host.Host, cmd inspectCommand, stdout *pipeGuard, jsonOut bool) (int, error) {
+	server, contents, err := h.ReadResource(ctx, cmd.name)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return exitInterrupted, ctx.Err()
+	case err != nil && server == "":
+		return exitUsage, err
+	case err != nil:
+		return exitToolFailed, err
+	}
+	if jsonOut {
+		return written(ui.WriteJSON(stdout, ui.ResourceContentsRecord(server, contents)))
+	}
+	return written(ui.ResourceContents(stdout, contents, ui.IsTerminal(stdout.f)))
 }
 
 // written is the outcome of a command whose last act was writing its

@@ -1,6 +1,8 @@
 // Package cli is the mcphost command: it parses the command line, loads
 // the configuration, picks a renderer and maps the outcome to an exit code.
-// The work is done by package host; cli is one user of it.
+// Its commands are the table in commands.go, which the dispatcher and the
+// help are made from. The work is done by package host; cli is one user
+// of it.
 package cli
 
 import (
@@ -41,7 +43,8 @@ const (
 	exitReaderGone  = 141 // the reader of stdout or stderr went away (128+SIGPIPE, as shells report it)
 )
 
-// usage is the --help text; the flags' own lines replace {{FLAGS}}.
+// usage is the --help text around what is generated: the command table's
+// usage lines replace {{COMMANDS}}, the flags' own lines {{FLAGS}}.
 //
 //go:embed usage.txt
 var usage string
@@ -62,27 +65,55 @@ func Main() int {
 	return code
 }
 
-// run is main with its inputs and outputs passed in, returning the exit code.
+// run is main with its inputs and outputs passed in, returning the exit
+// code: it reads the flags, looks the command up in the table, has it
+// read its arguments, and runs it.
 func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 	con, done := newConsole(stdin, stdoutFile, stderrFile)
 	defer done()
-	stdout, stderr := con.out, con.err
 	defer func() {
 		if r := recover(); r != nil {
 			// One line, no stack: the deferred Close of every host has run
 			// on the way here, so no server is left behind.
-			fmt.Fprintf(stderr, "mcphost: internal error: %v\n", r)
+			fmt.Fprintf(con.err, "mcphost: internal error: %v\n", r)
 			code = exitError
 		}
 		if con.readerGone() {
 			code = exitReaderGone
 		}
 	}()
-	usageErr := func(format string, a ...any) int {
-		// Config errors quote files, which may come from anywhere.
-		fmt.Fprintf(stderr, "mcphost: %s\n", termtext.Clean(fmt.Sprintf(format, a...)))
-		return exitUsage
+	inv, code, ok := parseFlags(con, stdoutFile, args)
+	if !ok {
+		return code
 	}
+	name := inv.fs.Arg(0)
+	cmd, known := lookup(name)
+	if !known {
+		return inv.usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: %s (see mcphost --help)", name, strings.Join(commandNames(), ", "))
+	}
+	inv.cmd = cmd
+	var rest []string
+	if name != "" {
+		rest = inv.fs.Args()[1:]
+	}
+	act, err := cmd.parse(rest)
+	var badArgs misuseError
+	switch {
+	case errors.As(err, &badArgs):
+		return inv.usageErr("%v\n%s", err, usageHint(cmd))
+	case err != nil:
+		return inv.usageErr("%v", err)
+	}
+	if msg := inv.flagMisuse(); msg != "" {
+		return inv.usageErr("%s", msg)
+	}
+	return act(inv)
+}
+
+// parseFlags reads the flags, every command's and the script's
+// --args:NAME VALUE, and answers --help and --version; ok is false when
+// the run ends there, with code.
+func parseFlags(con *console, stdoutFile *os.File, args []string) (inv *invocation, code int, ok bool) {
 	fs := pflag.NewFlagSet("mcphost", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	configload.RegisterFlags(fs)
@@ -95,136 +126,41 @@ func run(args []string, stdin, stdoutFile, stderrFile *os.File) (code int) {
 		if err != nil {
 			text, _ = helpText(fs, "")
 		}
-		fmt.Fprint(stdout, text)
+		fmt.Fprint(con.out, text)
 	}
 	// A script's --args:NAME VALUE are not flags: take them out first.
 	args, scriptVars, err := configload.TakeScriptArgs(args)
 	if err != nil {
-		return usageErr("%v", err)
+		return nil, usageError(con, "%v", err), false
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK // pflag printed the help itself
+			return nil, exitOK, false // pflag printed the help itself
 		}
-		return usageErr("%v (see mcphost --help)", err)
+		return nil, usageError(con, "%v (see mcphost --help)", err), false
 	}
 	if *showVersion {
-		fmt.Fprintln(stdout, version.Get())
-		return exitOK
+		fmt.Fprintln(con.out, version.Get())
+		return nil, exitOK, false
 	}
+	return &invocation{con: con, stdoutFile: stdoutFile, fs: fs, load: configload.LoadOptions{Flags: fs},
+		scriptVars: scriptVars, adhoc: fs.Changed("url") || fs.Changed("stdio")}, exitOK, true
+}
 
-	cmd := fs.Arg(0)
-	load := configload.LoadOptions{Flags: fs}
-	var inspect inspectCommand
-	var auth authCommand
-	switch cmd {
-	case "models":
-		if fs.NArg() > 1 {
-			return usageErr("unexpected argument %q after models", fs.Arg(1))
-		}
-	case "auth":
-		if auth, err = parseAuth(fs.Args()); err != nil {
-			return usageErr("%v\n%s", err, authUsage)
-		}
-	case "servers", "tools", "prompts", "resources":
-		if inspect, err = parseInspect(fs.Args()); err != nil {
-			return usageErr("%v\n%s", err, inspectUsage)
-		}
-	case "script":
-		switch {
-		case fs.NArg() < 2:
-			return usageErr("script needs a file: mcphost script FILE [--args:NAME VALUE ...]")
-		case fs.NArg() > 2:
-			return usageErr("unexpected argument %q after the script: give its variables as --args:NAME VALUE", fs.Arg(2))
-		}
-		load.ScriptPath, load.ScriptArgs = fs.Arg(1), scriptVars
-	case "hooks":
-		if fs.NArg() != 2 || (fs.Arg(1) != "list" && fs.Arg(1) != "validate") {
-			return usageErr("usage: mcphost hooks list | mcphost hooks validate")
-		}
-	case "help":
-		if fs.NArg() > 2 {
-			return usageErr("unexpected argument %q: mcphost help [COMMAND]", fs.Arg(2))
-		}
-		text, err := helpText(fs, fs.Arg(1))
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		fmt.Fprint(stdout, text)
-		return exitOK
-	case "trust", "":
-	default:
-		return usageErr("unexpected argument %q: give the prompt with -p \"…\" or on stdin, or a command: %s (see mcphost --help)", cmd, strings.Join(commandNames(), ", "))
-	}
-	adhoc := fs.Changed("url") || fs.Changed("stdio")
-	if (len(scriptVars) > 0 && cmd != "script") || (adhoc && inspect.verb == "" && auth.verb == "") {
-		return usageErr("--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers, tools, prompts, resources and auth (see mcphost --help)")
-	}
-	if cmd == "trust" {
-		if err := trust.Run(fs, load, stdin, stdout); err != nil {
-			return usageErr("%v", err)
-		}
-		return exitOK
-	}
-	if trust.FlagsGiven(fs) {
-		return usageErr("--yes, --list and --revoke go with mcphost trust (see mcphost --help)")
-	}
+// usageError prints a usage or config error and returns its exit code.
+// Config errors quote files, which may come from anywhere.
+func usageError(con *console, format string, a ...any) int {
+	fmt.Fprintf(con.err, "mcphost: %s\n", termtext.Clean(fmt.Sprintf(format, a...)))
+	return exitUsage
+}
 
-	settings, err := configload.Load(load)
-	if err != nil {
-		if adhoc {
-			return usageErr("%v\n%s", err, inspectUsage)
-		}
-		return usageErr("%v", err)
+// logPeakRSS logs mcphost's own peak memory as it exits, for the
+// benchmarks: a parent's view of the process includes the servers it
+// reaped.
+func logPeakRSS(logger *slog.Logger) {
+	if kib, ok := sysproc.PeakRSS(); ok {
+		logger.Debug("exiting", "peak_rss_kb", kib)
 	}
-	// A chat can ask about the project files it would leave out, before
-	// anything starts; other runs leave them out with a warning.
-	chatting := inspect.verb == "" && auth.verb == "" && cmd != "models" && strings.TrimSpace(settings.Prompt) == "" && settings.MCPPrompt == "" && ui.IsTerminal(stdin) && ui.IsTerminal(stdoutFile)
-	if chatting && len(settings.Untrusted) > 0 {
-		if settings, err = trust.Confirm(load, settings, stdin, stdout); err != nil {
-			return usageErr("%v", err)
-		}
-	}
-	logger := newLogger(stderr, settings.Debug)
-	defer func() {
-		// The benchmarks read mcphost's own peak memory: a parent's view
-		// of the process includes the servers it reaped.
-		if kib, ok := sysproc.PeakRSS(); ok {
-			logger.Debug("exiting", "peak_rss_kb", kib)
-		}
-	}()
-	for _, f := range settings.Files {
-		logger.Debug("config file read", "file", f)
-	}
-	if settings.ScriptFile != "" {
-		logger.Debug("script read", "file", settings.ScriptFile, "servers_from_script", settings.ScriptServers)
-	}
-	if inspect.verb != "" {
-		return runInspect(con, inspect, settings, logger)
-	}
-	if cmd == "hooks" {
-		return runHooks(fs.Arg(1), settings, stdout, stderr)
-	}
-	if cmd == "models" {
-		return runModels(con, settings, logger)
-	}
-	if auth.verb != "" {
-		return runAuth(con, auth, settings, adhoc, logger)
-	}
-
-	prompt, err := configload.ReadPrompt(settings.Prompt, stdin, settings.MaxStdinBytes)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	switch {
-	case prompt != "" || settings.MCPPrompt != "":
-		return runPrompt(con, settings, logger, prompt)
-	case ui.IsTerminal(stdin) && ui.IsTerminal(stdoutFile):
-		return runChat(con, settings, logger)
-	case cmd == "script":
-		return usageErr(`%s has no prompt: write it after the front matter or as "prompt:", give -p "…", or run the script in a terminal for a chat`, load.ScriptPath)
-	}
-	return usageErr(`no prompt: give one with -p "…" or on stdin, or run mcphost in a terminal for a chat`)
 }
 
 // options are the host options every command shares.

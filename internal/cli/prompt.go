@@ -44,23 +44,9 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 		defer held.Release()
 	}
 	opts := options(settings, logger, r.Warn)
-	pullDone := func() {}
-	if settings.Pull && !settings.Quiet && ui.IsTerminal(stderr.f) {
-		// A progress bar on a terminal; piped, the pull is quiet.
-		opts.PullProgress, pullDone = ui.PullProgress(stderr, settings.Model)
-	}
 	opts.SignIn = runSignIn(stderr.f, r.Warn)
-	stopStartup := func() {}
-	if opts.PullProgress == nil && !settings.Quiet && settings.Output == config.OutputText {
-		// The servers' start shows as it goes, rather than a blank
-		// terminal until the model is called.
-		startup := newStartup(stderr.f)
-		defer startup.Stop()
-		stopStartup = startup.Stop
-		opts.OnStart = startup.Handle
-		warn := opts.Warn
-		opts.Warn = func(msg string) { startup.Interrupt(func() { warn(msg) }) }
-	}
+	stopStartup, pullDone := showStart(settings, stderr, &opts)
+	defer stopStartup()
 	h, err := host.New(ctx, opts)
 	stopStartup()
 	pullDone()
@@ -90,6 +76,25 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 	}
 	r.Finish(res, err, exitCode(ctx, err))
 	return reportExit(stderr, ctx, err)
+}
+
+// showStart has opts show a one-shot run's start on stderr: the pull's
+// progress bar on a terminal (piped, the pull is quiet), else the
+// servers' start as it goes, rather than a blank terminal until the
+// model is called. The two functions end each.
+func showStart(settings *config.Settings, stderr *pipeGuard, opts *host.Options) (stopStartup, pullDone func()) {
+	stopStartup, pullDone = func() {}, func() {}
+	if settings.Pull && !settings.Quiet && ui.IsTerminal(stderr.f) {
+		opts.PullProgress, pullDone = ui.PullProgress(stderr, settings.Model)
+	}
+	if opts.PullProgress == nil && !settings.Quiet && settings.Output == config.OutputText {
+		startup := newStartup(stderr.f)
+		stopStartup = startup.Stop
+		opts.OnStart = startup.Handle
+		warn := opts.Warn
+		opts.Warn = func(msg string) { startup.Interrupt(func() { warn(msg) }) }
+	}
+	return stopStartup, pullDone
 }
 
 // promptTurn runs the turn of a one-shot run: the --mcp-prompt's
