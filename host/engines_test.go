@@ -26,7 +26,7 @@ func TestSwitchAcrossEngines(t *testing.T) {
 
 	settings := &config.Settings{MaxSteps: 5, NumCtx: 8192,
 		ProviderURL: llama.BaseURL,
-		Providers:   []config.Engine{{Name: "gpu-box", Type: config.EngineVLLM, URL: vllm.BaseURL, APIKey: "vllm-secret-key"}}}
+		Providers:   []config.Engine{{Name: "gpu-box", Type: provider.EngineVLLM, URL: vllm.BaseURL, APIKey: "vllm-secret-key"}}}
 	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
 	defer model.Close()
 	settings.OllamaHost = model.URL
@@ -106,10 +106,10 @@ func TestModelsListsEveryEngine(t *testing.T) {
 	defer lm.Close()
 	settings := &config.Settings{MaxSteps: 5, OllamaHost: model.URL,
 		Providers: []config.Engine{
-			{Name: "lmstudio", Type: config.EngineLMStudio, URL: lm.BaseURL},
+			{Name: "lmstudio", Type: provider.EngineLMStudio, URL: lm.BaseURL},
 			// Nothing listens here: reported, not waited for.
-			{Name: "llamacpp", Type: config.EngineLlamaCpp, URL: "http://127.0.0.1:1/v1"},
-			{Name: "vllm", Type: config.EngineVLLM, URL: "http://127.0.0.1:1/v1"},
+			{Name: "llamacpp", Type: provider.EngineLlamaCpp, URL: "http://127.0.0.1:1/v1"},
+			{Name: "vllm", Type: provider.EngineVLLM, URL: "http://127.0.0.1:1/v1"},
 		}}
 	h, err := host.New(context.Background(), host.Options{Settings: settings, NoServers: true, ToolsOnly: true})
 	if err != nil {

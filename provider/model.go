@@ -5,22 +5,9 @@ import (
 	"strings"
 )
 
-// The engines a model reference may name without any configuration:
-// Ollama, any OpenAI-compatible server (--provider-url), and presets for
-// the local engines people run, each at its usual address.
-const (
-	EngineOllama   = "ollama"
-	EngineOpenAI   = "openai"
-	EngineLlamaCpp = "llamacpp"
-	EngineLMStudio = "lmstudio"
-	EngineVLLM     = "vllm"
-)
-
 // KnownEngines lists the engine names every model reference may start
-// with, in the order help texts show them.
-func KnownEngines() []string {
-	return []string{EngineOllama, EngineOpenAI, EngineLlamaCpp, EngineLMStudio, EngineVLLM}
-}
+// with, in the order help texts show them: the names of Engines.
+func KnownEngines() []string { return EngineNames("") }
 
 // defaultProvider serves references that name no provider.
 const defaultProvider = EngineOllama
@@ -30,7 +17,7 @@ var errNoModel = errors.New("no model given: pass -m ollama:MODEL, e.g. -m ollam
 
 // ParseModel splits a model reference such as "ollama:qwen3:8b" or
 // "llamacpp:qwen3" into the engine's name and the model name the engine
-// understands. It knows the engines of KnownEngines; ParseModelWith also
+// understands. It knows the engines of Engines; ParseModelWith also
 // knows engines named in config files.
 func ParseModel(ref string) (engine, model string, err error) {
 	return ParseModelWith(ref, nil)
@@ -39,17 +26,23 @@ func ParseModel(ref string) (engine, model string, err error) {
 // ParseModelWith is ParseModel for a configuration that names more
 // engines (a config file's "providers:"), matched without regard to case.
 //
-// "ENGINE:MODEL" names the engine; Ollama also takes "ollama/NAME[:TAG]".
-// The prefix is split off only when it names an engine, so a bare name
-// ("qwen3:8b", "user/model:tag", "hf.co/x/y:Q4") is an Ollama model,
-// whole. The model name keeps whatever follows the first colon
+// "ENGINE:MODEL" names the engine; an engine whose row says Slash (Ollama)
+// also takes "ollama/NAME[:TAG]". The prefix is split off only when it
+// names an engine, so a bare name ("qwen3:8b", "user/model:tag",
+// "hf.co/x/y:Q4", "host:5000/model:tag") is an Ollama model, whole. The
+// model name keeps whatever follows the first colon
 // ("vllm:Qwen/Qwen3-8B", "openai:gpt-4o").
 func ParseModelWith(ref string, engines []string) (engine, model string, err error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
 		return "", "", errNoModel
 	}
-	names := append(KnownEngines(), engines...)
+	rows := Engines()
+	names := make([]string, 0, len(rows)+len(engines))
+	for _, e := range rows {
+		names = append(names, e.Name)
+	}
+	names = append(names, engines...)
 	for _, name := range names {
 		if name == "" {
 			continue
@@ -63,7 +56,7 @@ func ParseModelWith(ref string, engines []string) (engine, model string, err err
 			continue
 		}
 		sep := ref[len(name)]
-		if sep != ':' && !(sep == '/' && strings.EqualFold(name, EngineOllama)) {
+		if sep != ':' && (sep != '/' || !takesSlash(name)) {
 			continue
 		}
 		model = strings.TrimSpace(ref[len(name)+1:])
@@ -73,6 +66,12 @@ func ParseModelWith(ref string, engines []string) (engine, model string, err err
 		return canonical(name, engines), model, nil
 	}
 	return defaultProvider, ref, nil
+}
+
+// takesSlash reports whether "NAME/MODEL" names the engine called name.
+func takesSlash(name string) bool {
+	e, ok := LookupEngine(name)
+	return ok && e.Slash && strings.EqualFold(name, e.Name)
 }
 
 // canonical is name as the configuration spells it: known engines in
