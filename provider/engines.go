@@ -37,9 +37,10 @@ type Engine struct {
 	// "llamacpp:qwen3") and the type a "providers" entry gives, in lower
 	// case.
 	Name string
-	// Aliases are other ways people write the name as a "providers" type
-	// ("llama.cpp", "llama-server"). Names and aliases are compared
-	// without regard to case, spaces, dots, dashes and underscores.
+	// Aliases are other names people give the engine as a "providers"
+	// type ("llama-server"). Names and aliases are compared without regard
+	// to case, spaces, dots, dashes and underscores, so "llama.cpp" and
+	// "LM Studio" need no alias.
 	Aliases []string
 	// Slash means "NAME/MODEL" names the engine too, as "NAME:MODEL"
 	// does: Ollama's own way of writing "ollama/qwen3:8b".
@@ -94,7 +95,7 @@ func Engines() []Engine {
 			OnRequest: true,
 		},
 		{
-			Name: EngineLlamaCpp, Aliases: []string{"llama.cpp", "llama-server"}, API: APIOpenAI, URL: "http://127.0.0.1:8080/v1",
+			Name: EngineLlamaCpp, Aliases: []string{"llama-server"}, API: APIOpenAI, URL: "http://127.0.0.1:8080/v1",
 			Display: "llama.cpp", Start: "llama-server -m model.gguf --jinja",
 			Hint:    `is it running? Start it with "llama-server -m model.gguf --jinja" (it listens on port 8080), or give its address with --provider-url`,
 			Window:  "llama-server -c N",
@@ -102,7 +103,7 @@ func Engines() []Engine {
 			OwnedBy: []string{"llamacpp"},
 		},
 		{
-			Name: EngineLMStudio, Aliases: []string{"LM Studio"}, API: APIOpenAI, URL: "http://127.0.0.1:1234/v1",
+			Name: EngineLMStudio, API: APIOpenAI, URL: "http://127.0.0.1:1234/v1",
 			Display: "LM Studio", Start: "lms server start",
 			Hint:    `is its server running? Start it with "lms server start" or from the Developer tab (it listens on port 1234), or give its address with --provider-url`,
 			Window:  "the context length LM Studio loads it with: lms load MODEL --context-length N",
