@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,7 +71,15 @@ func TestEngineTableRows(t *testing.T) {
 			}
 		})
 	}
-	if got := strings.Join(provider.Presets(), " "); got != "llamacpp lmstudio vllm" {
-		t.Errorf("Presets() = %q, want the local OpenAI-compatible engines", got)
+	presets := provider.Presets()
+	for _, want := range []string{provider.EngineLlamaCpp, provider.EngineLMStudio, provider.EngineVLLM} {
+		if !slices.Contains(presets, want) {
+			t.Errorf("Presets() = %q, lacks %s", presets, want)
+		}
+	}
+	for _, not := range []string{provider.EngineOllama, provider.EngineOpenAI} {
+		if slices.Contains(presets, not) {
+			t.Errorf("Presets() = %q, has %s, which --provider-url does not move as a preset", presets, not)
+		}
 	}
 }
