@@ -200,9 +200,10 @@ func (e *engines) listed() []string {
 
 // Models lists the models of every engine mcphost knows (the rows of
 // provider.Engines: Ollama and the local presets, OpenAI's when
-// --provider-url is set; and the engines config files name), asking them all at once, each
-// once, without retries: an engine that is not running is reported in the
-// statuses, not waited for. Models are sorted by engine, then name.
+// --provider-url is set; and the engines config files name), asking them
+// all at once, each once, without retries: an engine that is not running
+// is reported in the statuses, not waited for. Models are sorted by
+// engine, then name.
 func (h *Host) Models(ctx context.Context) ([]ModelEntry, []EngineStatus, error) {
 	if h.opts.Provider != nil {
 		lister, ok := h.opts.Provider.(provider.Lister)
