@@ -102,7 +102,7 @@ func (e *engines) build(name string) (provider.Provider, error) {
 	}
 	row, ok := provider.LookupEngine(name)
 	if !ok || row.Name != name {
-		return nil, configError(fmt.Errorf("unknown engine %q: use one of %s, or name it under \"providers\" in a config file", name, strings.Join(provider.KnownEngines(), ", ")))
+		return nil, configError(fmt.Errorf("unknown engine %q: use one of %s, or name it under \"providers\" in a config file", name, strings.Join(provider.EngineNames(""), ", ")))
 	}
 	if row.API == provider.APIOllama {
 		b, err := ollama.New(s.OllamaHost, nil)

@@ -134,8 +134,9 @@ func LookupEngine(name string) (Engine, bool) {
 	return Engine{}, false
 }
 
-// EngineNames returns the names of the table's rows, in its order; with
-// api set, only those of engines spoken to in that API.
+// EngineNames returns the names of the table's rows, in the order help
+// texts list them; with api set, only those of engines spoken to in that
+// API.
 func EngineNames(api API) []string {
 	var names []string
 	for _, e := range Engines() {

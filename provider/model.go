@@ -8,10 +8,6 @@ import (
 	"github.com/mcphost/mcphost/internal/spell"
 )
 
-// KnownEngines lists the engine names every model reference may start
-// with, in the order help texts show them: the names of Engines.
-func KnownEngines() []string { return EngineNames("") }
-
 // defaultProvider serves references that name no provider.
 const defaultProvider = EngineOllama
 
@@ -150,7 +146,7 @@ func takesSlash(name string) bool {
 // canonical is name as the configuration spells it: known engines in
 // lower case, configured ones as their config writes them.
 func canonical(name string, engines []string) string {
-	for _, k := range KnownEngines() {
+	for _, k := range EngineNames("") {
 		if strings.EqualFold(name, k) {
 			return k
 		}
