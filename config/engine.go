@@ -1,29 +1,20 @@
 package config
 
-// Engine types a "providers" entry may have.
-const (
-	EngineOpenAI   = "openai"
-	EngineLlamaCpp = "llamacpp"
-	EngineLMStudio = "lmstudio"
-	EngineVLLM     = "vllm"
-	EngineOllama   = "ollama"
-)
-
 // Engine is a model engine a config file names under "providers", so that
 // "-m NAME:MODEL" reaches it:
 //
 //	providers:
 //	  gpu-box:
-//	    type: vllm                      # openai (default), llamacpp, lmstudio, vllm, ollama
+//	    type: vllm                      # a name of provider.Engines; openai by default
 //	    url: http://10.0.0.5:8000/v1
 //	    api-key: ${VLLM_API_KEY}
 //	    headers: {X-Team: ml}
 //
-// An entry named llamacpp, lmstudio, vllm or openai replaces that preset
-// (its type is then the preset's unless given).
+// An entry named after a preset of provider.Engines (llamacpp, lmstudio,
+// vllm, openai) replaces it (its type is then the preset's unless given).
 type Engine struct {
 	Name string
-	// Type is one of the Engine* constants.
+	// Type is the name of a row of provider.Engines.
 	Type string
 	// URL is the API's base URL (for Ollama, its host).
 	URL string

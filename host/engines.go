@@ -76,23 +76,23 @@ func (e *engines) get(name string) (provider.Provider, error) {
 	return b, nil
 }
 
-// build makes the backend an engine name stands for: Ollama, an engine a
-// config file names, or a preset (openai, llamacpp, lmstudio, vllm), which
-// --provider-url moves.
+// build makes the backend an engine name stands for: an engine a config
+// file names, or a row of provider.Engines: Ollama (at --ollama-host) or an
+// OpenAI-compatible one at its usual address, which --provider-url moves.
 func (e *engines) build(name string) (provider.Provider, error) {
 	s := e.settings
 	if i := slices.IndexFunc(s.Providers, func(p config.Engine) bool { return strings.EqualFold(p.Name, name) }); i >= 0 {
 		p := s.Providers[i]
-		if p.Type == config.EngineOllama {
+		row, _ := provider.LookupEngine(p.Type)
+		if row.API == provider.APIOllama {
 			b, err := ollama.New(p.URL, nil)
 			if err != nil {
 				return nil, configError(fmt.Errorf("provider %q in %s: %w", p.Name, p.Source, err))
 			}
 			return named{b, p.Name}, nil
 		}
-		kind, _ := openai.ParseKind(p.Type)
 		b, err := openai.New(openai.Options{
-			Name: p.Name, Kind: kind, URL: p.URL, APIKey: p.APIKey, Headers: p.Headers,
+			Name: p.Name, Kind: openai.Kind(row.Name), URL: p.URL, APIKey: p.APIKey, Headers: p.Headers,
 			KeySource: fmt.Sprintf("providers.%s.api-key in %s", p.Name, p.Source), Warn: e.warn,
 		})
 		if err != nil {
@@ -100,18 +100,18 @@ func (e *engines) build(name string) (provider.Provider, error) {
 		}
 		return b, nil
 	}
-	if name == provider.EngineOllama {
+	row, ok := provider.LookupEngine(name)
+	if !ok || row.Name != name {
+		return nil, configError(fmt.Errorf("unknown engine %q: use one of %s, or name it under \"providers\" in a config file", name, strings.Join(provider.EngineNames(""), ", ")))
+	}
+	if row.API == provider.APIOllama {
 		b, err := ollama.New(s.OllamaHost, nil)
 		if err != nil {
 			return nil, configError(err)
 		}
 		return b, nil
 	}
-	preset, ok := openai.Presets()[name]
-	if !ok {
-		return nil, configError(fmt.Errorf("unknown engine %q: use one of %s, or name it under \"providers\" in a config file", name, strings.Join(provider.KnownEngines(), ", ")))
-	}
-	url := preset.URL
+	url := row.URL
 	if s.ProviderURL != "" {
 		url = s.ProviderURL
 	}
@@ -121,7 +121,7 @@ func (e *engines) build(name string) (provider.Provider, error) {
 		// not for every local engine.
 		key, source = "", ""
 	}
-	b, err := openai.New(openai.Options{Name: name, Kind: preset.Kind, URL: url, APIKey: key, KeySource: source, Warn: e.warn})
+	b, err := openai.New(openai.Options{Name: name, Kind: openai.Kind(row.Name), URL: url, APIKey: key, KeySource: source, Warn: e.warn})
 	if err != nil {
 		return nil, configError(err)
 	}
@@ -174,13 +174,20 @@ type EngineStatus struct {
 	Models int
 }
 
-// listed are the engines "mcphost models" asks: Ollama, the local
-// presets, OpenAI's when --provider-url is set, and every configured one.
+// listed are the engines "mcphost models" asks: the rows of the engine
+// table (those asked on request, OpenAI's, only when --provider-url is set,
+// and after the others), and every configured one.
 func (e *engines) listed() []string {
-	names := []string{provider.EngineOllama, provider.EngineLlamaCpp, provider.EngineLMStudio, provider.EngineVLLM}
-	if e.settings.ProviderURL != "" {
-		names = append(names, provider.EngineOpenAI)
+	var names, onRequest []string
+	for _, row := range provider.Engines() {
+		switch {
+		case !row.OnRequest:
+			names = append(names, row.Name)
+		case e.settings.ProviderURL != "":
+			onRequest = append(onRequest, row.Name)
+		}
 	}
+	names = append(names, onRequest...)
 	for _, p := range e.settings.Providers {
 		if i := slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, p.Name) }); i >= 0 {
 			names[i] = p.Name // a configured entry moves a preset
@@ -191,11 +198,12 @@ func (e *engines) listed() []string {
 	return names
 }
 
-// Models lists the models of every engine mcphost knows (Ollama, the
-// llama.cpp, LM Studio and vLLM presets, OpenAI's when --provider-url is
-// set, and the engines config files name), asking them all at once, each
-// once, without retries: an engine that is not running is reported in the
-// statuses, not waited for. Models are sorted by engine, then name.
+// Models lists the models of every engine mcphost knows (the rows of
+// provider.Engines: Ollama and the local presets, OpenAI's when
+// --provider-url is set; and the engines config files name), asking them
+// all at once, each once, without retries: an engine that is not running
+// is reported in the statuses, not waited for. Models are sorted by
+// engine, then name.
 func (h *Host) Models(ctx context.Context) ([]ModelEntry, []EngineStatus, error) {
 	if h.opts.Provider != nil {
 		lister, ok := h.opts.Provider.(provider.Lister)

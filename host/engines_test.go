@@ -26,7 +26,7 @@ func TestSwitchAcrossEngines(t *testing.T) {
 
 	settings := &config.Settings{MaxSteps: 5, NumCtx: 8192,
 		ProviderURL: llama.BaseURL,
-		Providers:   []config.Engine{{Name: "gpu-box", Type: config.EngineVLLM, URL: vllm.BaseURL, APIKey: "vllm-secret-key"}}}
+		Providers:   []config.Engine{{Name: "gpu-box", Type: provider.EngineVLLM, URL: vllm.BaseURL, APIKey: "vllm-secret-key"}}}
 	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
 	defer model.Close()
 	settings.OllamaHost = model.URL
@@ -106,10 +106,10 @@ func TestModelsListsEveryEngine(t *testing.T) {
 	defer lm.Close()
 	settings := &config.Settings{MaxSteps: 5, OllamaHost: model.URL,
 		Providers: []config.Engine{
-			{Name: "lmstudio", Type: config.EngineLMStudio, URL: lm.BaseURL},
+			{Name: "lmstudio", Type: provider.EngineLMStudio, URL: lm.BaseURL},
 			// Nothing listens here: reported, not waited for.
-			{Name: "llamacpp", Type: config.EngineLlamaCpp, URL: "http://127.0.0.1:1/v1"},
-			{Name: "vllm", Type: config.EngineVLLM, URL: "http://127.0.0.1:1/v1"},
+			{Name: "llamacpp", Type: provider.EngineLlamaCpp, URL: "http://127.0.0.1:1/v1"},
+			{Name: "vllm", Type: provider.EngineVLLM, URL: "http://127.0.0.1:1/v1"},
 		}}
 	h, err := host.New(context.Background(), host.Options{Settings: settings, NoServers: true, ToolsOnly: true})
 	if err != nil {
@@ -127,12 +127,18 @@ func TestModelsListsEveryEngine(t *testing.T) {
 	if strings.Join(got, " ") != "ollama:qwen3:8b lmstudio:qwen3-4b" || models[1].ContextLength != 8192 || models[0].ContextLength != 40960 {
 		t.Errorf("models = %v (%+v)", got, models)
 	}
+	// The engines that answered, and one that did not; the table's other
+	// rows are asked at their usual addresses, where nothing may listen.
 	for _, st := range statuses {
-		if (st.Name == "llamacpp") != (st.Err != nil) && st.Name != "vllm" {
-			t.Errorf("status %+v", st)
-		}
-		if st.Name == "llamacpp" && !errors.Is(st.Err, host.ErrUnreachable) {
-			t.Errorf("llamacpp: %v", st.Err)
+		switch st.Name {
+		case "ollama", "lmstudio":
+			if st.Err != nil || st.Models != 1 {
+				t.Errorf("status %+v", st)
+			}
+		case "llamacpp":
+			if !errors.Is(st.Err, host.ErrUnreachable) {
+				t.Errorf("llamacpp: %v", st.Err)
+			}
 		}
 	}
 }
@@ -149,5 +155,79 @@ func TestProviderURLWithAnOllamaModelWarns(t *testing.T) {
 	defer h.Close()
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "write -m openai:qwen3") {
 		t.Errorf("warnings = %q", warnings)
+	}
+}
+
+// TestMisspeltEngineIsAConfigError: a slip in a model reference's engine
+// is a configuration error saying the reference meant, found before any
+// engine is asked, where it was an Ollama model name that took 3.5 s of
+// retries to end in "cannot reach Ollama". The engines a config names
+// count as names too.
+func TestMisspeltEngineIsAConfigError(t *testing.T) {
+	model := ollamatest.NewServer(ollamatest.Model{Name: "qwen3:8b"})
+	defer model.Close()
+	settings := func(ref string) *config.Settings {
+		return &config.Settings{MaxSteps: 5, Model: ref, OllamaHost: model.URL,
+			Providers: []config.Engine{{Name: "gpu-box", Type: provider.EngineVLLM, URL: closedURL(t) + "/v1"}}}
+	}
+	for ref, want := range map[string]string{
+		"olama:qwen3:8b":        `unknown engine "olama" in model "olama:qwen3:8b": did you mean ollama:qwen3:8b?`,
+		"gpu-bx:Qwen/Qwen3-32B": `unknown engine "gpu-bx" in model "gpu-bx:Qwen/Qwen3-32B": did you mean gpu-box:Qwen/Qwen3-32B?`,
+	} {
+		_, err := host.New(context.Background(), host.Options{Settings: settings(ref), NoServers: true})
+		if !errors.Is(err, host.ErrConfig) || err == nil || err.Error() != want {
+			t.Errorf("-m %s: err = %v, want a configuration error %q", ref, err, want)
+		}
+	}
+	if n := len(model.Requests()); n != 0 {
+		t.Errorf("Ollama was asked %d times about a misspelt engine", n)
+	}
+	// The same on a switch mid-conversation, which leaves the model as it was.
+	h, err := host.New(context.Background(), host.Options{Settings: settings("qwen3:8b"), NoServers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	conv := h.Conversation()
+	if _, err := conv.SetModel(context.Background(), "vlm:Qwen/Qwen3-8B"); !errors.Is(err, host.ErrConfig) || !strings.Contains(err.Error(), "did you mean vllm:Qwen/Qwen3-8B?") {
+		t.Errorf("SetModel: %v", err)
+	}
+	if conv.Model().Name != "qwen3:8b" {
+		t.Errorf("model after a misspelt switch: %q", conv.Model().Name)
+	}
+}
+
+// TestEveryTableEngineIsBuiltAndListed walks the engine table through the
+// Host: "mcphost models" asks every row (OpenAI's with --provider-url), and
+// one that does not answer is named by its row's display name, with its
+// row's hint. A preset added to the table needs nothing more to get here.
+func TestEveryTableEngineIsBuiltAndListed(t *testing.T) {
+	dead := closedURL(t)
+	h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, NoServers: true, ToolsOnly: true,
+		OllamaHost: dead, ProviderURL: dead + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	_, statuses, err := h.Models(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]host.EngineStatus{}
+	for _, st := range statuses {
+		byName[st.Name] = st
+	}
+	for _, e := range provider.Engines() {
+		st, ok := byName[e.Name]
+		if !ok {
+			t.Errorf("%s was not asked for its models", e.Name)
+			continue
+		}
+		if !errors.Is(st.Err, host.ErrUnreachable) || !strings.Contains(st.Err.Error(), "cannot reach "+e.Display+" at ") || !strings.HasSuffix(st.Err.Error(), e.Hint) {
+			t.Errorf("%s: %v; want it named %q with the hint %q", e.Name, st.Err, e.Display, e.Hint)
+		}
+	}
+	if len(statuses) != len(provider.Engines()) {
+		t.Errorf("statuses %+v: want one per row of the table", statuses)
 	}
 }

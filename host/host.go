@@ -525,7 +525,7 @@ func (h *Host) newProvider() (provider.Provider, string, error) {
 	}
 	if engine == provider.EngineOllama && s.ProviderURL != "" && h.opts.Provider == nil {
 		// The URL would be ignored, and the error would be about Ollama.
-		h.warn(fmt.Sprintf("--provider-url is set, but %q names an Ollama model: write -m openai:%s (or llamacpp:, lmstudio:, vllm:) to use the server at that URL", s.Model, modelName))
+		h.warn(fmt.Sprintf("--provider-url is set, but %q names an Ollama model: write -m openai:%s (or %s:) to use the server at that URL", s.Model, modelName, strings.Join(provider.Presets(), ":, ")))
 	}
 	backend, err := h.engines.get(engine)
 	if err != nil {

@@ -3,7 +3,9 @@
 // Provider interface a model backend implements, with the optional Lister
 // and Puller. Backends live in subpackages (provider/ollama, and
 // provider/openai for every OpenAI-compatible engine); the runner never
-// sees their wire types.
+// sees their wire types. Engines is the one table of the engines a model
+// reference may name ("ollama:qwen3:8b", "llamacpp:MODEL"): their names,
+// protocol, usual address and what messages say of them.
 package provider
 
 import (

@@ -232,7 +232,9 @@ func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
 	if len(args) == 0 {
 		return c.listModels(ctx, w)
 	}
-	if _, _, err := provider.ParseModel(args[0]); err != nil {
+	// A prefix ParseModel takes for a slip may be an engine the config
+	// names, which only the Host knows: SetModel says which it is.
+	if _, _, err := provider.ParseModel(args[0]); err != nil && !errors.Is(err, provider.ErrUnknownEngine) {
 		fmt.Fprintln(w, err)
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os/signal"
+	"strings"
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
@@ -11,9 +12,9 @@ import (
 	"github.com/mcphost/mcphost/provider"
 )
 
-// runModels lists what every engine serves ("mcphost models"): Ollama,
-// llama.cpp, LM Studio and vLLM at their usual addresses (or where the
-// config moves them), and the engines config files name. It exits 3 when
+// runModels lists what every engine serves ("mcphost models"): those of
+// provider.Engines at their usual addresses (or where the config moves
+// them), and the engines config files name. It exits 3 when
 // no engine answered.
 func runModels(con *console, settings *config.Settings, logger *slog.Logger) int {
 	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
@@ -50,8 +51,14 @@ func runModels(con *console, settings *config.Settings, logger *slog.Logger) int
 		return reportExit(stderr, ctx, err)
 	}
 	if !answered {
+		var starts []string
+		for _, e := range provider.Engines() {
+			if e.Start != "" {
+				starts = append(starts, e.Start)
+			}
+		}
 		return reportExit(stderr, ctx, &provider.Error{Kind: provider.ErrUnreachable,
-			Message: "no engine answered: start one (ollama serve, llama-server -m model.gguf --jinja, lms server start, vllm serve MODEL), or give its address (--ollama-host, --provider-url, providers in a config file)"})
+			Message: "no engine answered: start one (" + strings.Join(starts, ", ") + "), or give its address (--ollama-host, --provider-url, providers in a config file)"})
 	}
 	return exitOK
 }

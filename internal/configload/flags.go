@@ -1,11 +1,13 @@
 package configload
 
 import (
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/provider"
 )
 
 // The names of mcphost's settings. Each is a flag name, the key a config file
@@ -127,7 +129,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringP(keyPrompt, "p", "", "run `TEXT` as a single prompt, print the answer and exit")
 	fs.String(keyConfig, "", "read settings and MCP servers only from `FILE` (.yml, .yaml or .json)")
 	fs.String(keyOllamaHost, "", "`URL` of the Ollama server (default $OLLAMA_HOST or http://localhost:11434)")
-	fs.String(keyProviderURL, "", "`URL` of the OpenAI-compatible server for openai:MODEL, or instead of a preset's (llamacpp:, lmstudio:, vllm:)")
+	fs.String(keyProviderURL, "", "`URL` of the OpenAI-compatible server for openai:MODEL, or instead of a preset's ("+strings.Join(provider.Presets(), ":, ")+":)")
 	fs.String(keyProviderAPIKey, "", "API `KEY` for that server (default $OPENAI_API_KEY for openai:MODEL)")
 	fs.Bool(keyPull, false, "pull a missing Ollama model before answering (progress on a terminal)")
 	fs.Int(keyMaxSteps, defaultMaxSteps, "allow `N` tool-calling model calls for one prompt, then ask for a final answer without tools")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/provider"
 )
 
 // The settings of model engines other than Ollama, and the config files'
@@ -22,21 +23,14 @@ const (
 	keyProviders = "providers"
 )
 
-// engineType reads a "type" as users write it.
+// engineType reads a "type" as users write it: a name or alias of the
+// engine table, or nothing for a plain OpenAI-compatible server.
 func engineType(s string) (string, bool) {
-	switch strings.ToLower(strings.NewReplacer(" ", "", "-", "", "_", "", ".", "").Replace(s)) {
-	case "", "openai", "openaicompatible":
-		return config.EngineOpenAI, true
-	case "llamacpp", "llamaserver":
-		return config.EngineLlamaCpp, true
-	case "lmstudio":
-		return config.EngineLMStudio, true
-	case "vllm":
-		return config.EngineVLLM, true
-	case "ollama":
-		return config.EngineOllama, true
+	if strings.TrimSpace(s) == "" {
+		return provider.EngineOpenAI, true
 	}
-	return "", false
+	e, ok := provider.LookupEngine(s)
+	return e.Name, ok
 }
 
 // providers merges the "providers" sections of files by name, later files
@@ -83,7 +77,7 @@ func (o *LoadOptions) engine(f *configFile, name string, raw any) (config.Engine
 		return bad(`has an empty name: give it a short name such as "gpu-box"`)
 	case strings.ContainsAny(name, ":/ "):
 		return bad(`the name must not contain ":", "/" or spaces, since -m NAME:MODEL names it`)
-	case strings.EqualFold(name, config.EngineOllama):
+	case strings.EqualFold(name, provider.EngineOllama):
 		return bad(`"ollama" is the default Ollama: set its address with ollama-host, or give this engine another name with type: ollama`)
 	}
 	m, ok := asMap(raw)
@@ -100,7 +94,7 @@ func (o *LoadOptions) engine(f *configFile, name string, raw any) (config.Engine
 		}
 	}
 	preset := ""
-	if t, ok := engineType(name); ok && !strings.EqualFold(name, config.EngineOpenAI) {
+	if t, ok := engineType(name); ok && !strings.EqualFold(name, provider.EngineOpenAI) {
 		preset = t
 	}
 	typ, _ := ent.get("type")
@@ -109,7 +103,9 @@ func (o *LoadOptions) engine(f *configFile, name string, raw any) (config.Engine
 		ts = preset
 	}
 	if e.Type, ok = engineType(ts); !ok {
-		return bad(`"type" %q is not one of openai, llamacpp, lmstudio, vllm, ollama`, ts)
+		// The OpenAI-compatible types first: openai is the default.
+		types := append(provider.EngineNames(provider.APIOpenAI), provider.EngineNames(provider.APIOllama)...)
+		return bad(`"type" %q is not one of %s`, ts, strings.Join(types, ", "))
 	}
 	lookup := o.engineLookup(f)
 	expandField := func(what, s string) (string, error) {

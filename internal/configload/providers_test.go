@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/provider"
 )
 
 func TestLoadProviders(t *testing.T) {
@@ -26,9 +27,9 @@ providers:
 	write(t, fx.work, ".mcphost.yml", "providers:\n  lab: {type: llama.cpp, url: \"http://lab2:8080\"}\n")
 	s := fx.mustLoad(t)
 	want := []config.Engine{
-		{Name: "gpu-box", Type: config.EngineVLLM, URL: "http://10.0.0.5:8000/v1", APIKey: "vllm-secret-key", Headers: map[string]string{"X-Team": "ml"}},
-		{Name: "lab", Type: config.EngineLlamaCpp, URL: "http://lab2:8080"},
-		{Name: "llamacpp", Type: config.EngineLlamaCpp, URL: "http://gpu:8080/v1"},
+		{Name: "gpu-box", Type: provider.EngineVLLM, URL: "http://10.0.0.5:8000/v1", APIKey: "vllm-secret-key", Headers: map[string]string{"X-Team": "ml"}},
+		{Name: "lab", Type: provider.EngineLlamaCpp, URL: "http://lab2:8080"},
+		{Name: "llamacpp", Type: provider.EngineLlamaCpp, URL: "http://gpu:8080/v1"},
 	}
 	for i := range s.Providers {
 		s.Providers[i].Source = ""

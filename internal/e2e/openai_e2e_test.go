@@ -199,8 +199,23 @@ func TestModelsCommand(t *testing.T) {
 	deadDir := t.TempDir()
 	writeConfig(t, deadDir, ".mcphost.yml", "providers:\n  llamacpp: {url: \"http://127.0.0.1:1/v1\"}\n  lmstudio: {url: \"http://127.0.0.1:1/v1\"}\n  vllm: {url: \"http://127.0.0.1:1/v1\"}\n")
 	out = runBinary(t, invocation{args: []string{"models"}, dir: deadDir, host: "http://127.0.0.1:1"})
-	if out.code != 3 || !strings.Contains(out.stderr, "no engine answered: start one") || !strings.Contains(out.stdout, "not running: ollama, llamacpp, lmstudio, vllm") {
+	if out.code != 3 || !strings.Contains(out.stderr, "no engine answered: start one (ollama serve, llama-server -m model.gguf --jinja, lms server start, vllm serve MODEL), or give its address") || !strings.Contains(out.stdout, "not running: ollama, llamacpp, lmstudio, vllm") {
 		t.Errorf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+	}
+}
+
+// TestEngineMisspeltIsAConfigError: a slip in the engine's name exits 2 at
+// once, saying the reference meant, instead of asking Ollama for a model
+// of that name until its retries run out.
+func TestEngineMisspeltIsAConfigError(t *testing.T) {
+	for ref, want := range map[string]string{
+		"olama:qwen3:8b":    `mcphost: unknown engine "olama" in model "olama:qwen3:8b": did you mean ollama:qwen3:8b?`,
+		"vlm:Qwen/Qwen3-8B": `mcphost: unknown engine "vlm" in model "vlm:Qwen/Qwen3-8B": did you mean vllm:Qwen/Qwen3-8B?`,
+	} {
+		out := runBinary(t, invocation{args: []string{"-m", ref, "-p", "hi"}, host: "http://127.0.0.1:1"})
+		if out.code != 2 || !strings.Contains(out.stderr, want) || strings.Contains(out.stderr, "cannot reach") {
+			t.Errorf("-m %s: exit %d, stderr %q; want 2 and %q", ref, out.code, out.stderr, want)
+		}
 	}
 }
 

@@ -55,7 +55,7 @@ func (p *Provider) wrap(ctx context.Context, model string, err error) error {
 	if provider.Unreachable(err) {
 		return &provider.Error{
 			Kind:    provider.ErrUnreachable,
-			Message: fmt.Sprintf("cannot reach Ollama at %s: is \"ollama serve\" running?", p.base),
+			Message: fmt.Sprintf("cannot reach %s at %s: %s", row().Display, p.base, row().Hint),
 			Err:     err,
 		}
 	}

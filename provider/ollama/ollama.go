@@ -22,8 +22,12 @@ import (
 	"github.com/mcphost/mcphost/provider"
 )
 
-// DefaultHost is where Ollama listens unless told otherwise.
-const DefaultHost = "http://127.0.0.1:11434"
+// row is Ollama's row of the engine table: where it listens unless told
+// otherwise, and what to do when it does not answer.
+func row() provider.Engine {
+	e, _ := provider.LookupEngine(provider.EngineOllama)
+	return e
+}
 
 // Provider talks to one Ollama server. It is safe for concurrent use.
 type Provider struct {
@@ -48,7 +52,7 @@ var _ provider.Provider = (*Provider)(nil)
 
 // New returns a Provider for the Ollama server at host, written in any form
 // OLLAMA_HOST accepts ("127.0.0.1:11434", "http://host:port", "host",
-// "https://host/path"); "" means DefaultHost. The caller reads OLLAMA_HOST,
+// "https://host/path"); "" means where the engine table says Ollama listens. The caller reads OLLAMA_HOST,
 // not New. A nil httpClient means http.DefaultClient; it should have no
 // overall Timeout, since answers stream for as long as the model writes.
 func New(host string, httpClient *http.Client) (*Provider, error) {
@@ -71,7 +75,7 @@ func New(host string, httpClient *http.Client) (*Provider, error) {
 func ParseHost(host string) (*url.URL, error) {
 	s := strings.TrimSpace(host)
 	if s == "" {
-		s = DefaultHost
+		s = row().URL
 	}
 	invalid := func(why string) error {
 		return fmt.Errorf("invalid Ollama host %q: %s", host, why)

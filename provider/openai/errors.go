@@ -190,8 +190,8 @@ func (p *Provider) notFound(ctx context.Context, model string, err error) error 
 			list = append(list[:most:most], fmt.Sprintf("… %d more", len(models)-most))
 		}
 		msg += fmt.Sprintf(": it serves %s; pick one with -m %s:NAME", strings.Join(list, ", "), p.opts.Name)
-	} else if p.Kind() == KindVLLM {
-		msg += ": vLLM serves the model it was started with (vllm serve MODEL), under that name or --served-model-name"
+	} else if hint := p.Kind().row().NotServed; hint != "" {
+		msg += ": " + hint
 	}
 	return p.fail(provider.ErrModelNotFound, err, "%s", msg)
 }
@@ -201,20 +201,8 @@ func (p *Provider) fail(kind error, err error, format string, args ...any) error
 }
 
 // startHint is what to do when the server does not answer: its usual
-// start command.
-func (p *Provider) startHint() string {
-	switch p.Kind() {
-	case KindLlamaCpp:
-		return `is it running? Start it with "llama-server -m model.gguf --jinja" (it listens on port 8080), or give its address with --provider-url`
-	case KindLMStudio:
-		return `is its server running? Start it with "lms server start" or from the Developer tab (it listens on port 1234), or give its address with --provider-url`
-	case KindVLLM:
-		return `is it running? Start it with "vllm serve MODEL --enable-auto-tool-choice --tool-call-parser hermes" (it listens on port 8000), or give its address with --provider-url`
-	case KindOllama:
-		return `is "ollama serve" running?`
-	}
-	return "is the server running there? Check --provider-url"
-}
+// start command, from its row of the engine table.
+func (p *Provider) startHint() string { return p.Kind().row().Hint }
 
 // keyHint says which key was sent, never its value.
 func (p *Provider) keyHint() string {
@@ -237,24 +225,16 @@ func (p *Provider) envKeyHint() string {
 
 // windowHint says how the engine's window is set.
 func (p *Provider) windowHint() string {
-	switch p.Kind() {
-	case KindLlamaCpp:
-		return " (llama-server -c N)"
-	case KindVLLM:
-		return " (vllm serve --max-model-len N)"
-	case KindLMStudio:
-		return " (the context length LM Studio loads it with: lms load MODEL --context-length N)"
+	if w := p.Kind().row().Window; w != "" {
+		return " (" + w + ")"
 	}
 	return ""
 }
 
 // toolsHint says how to make the server give the model tools.
 func (p *Provider) toolsHint() string {
-	switch p.Kind() {
-	case KindLlamaCpp:
-		return `start llama-server with --jinja, e.g. "llama-server -m model.gguf --jinja"`
-	case KindVLLM:
-		return `start vLLM with tool calling on, e.g. "vllm serve MODEL --enable-auto-tool-choice --tool-call-parser hermes"`
+	if t := p.Kind().row().Tools; t != "" {
+		return t
 	}
 	return "pick a model that supports tools"
 }

@@ -166,17 +166,15 @@ func (p *Provider) detect(models []modelEntry) {
 	if p.opts.Kind != KindOpenAI {
 		return
 	}
+	owner := strings.ToLower(models[0].OwnedBy)
 	var k Kind
-	switch strings.ToLower(models[0].OwnedBy) {
-	case "llamacpp":
-		k = KindLlamaCpp
-	case "vllm":
-		k = KindVLLM
-	case "organization_owner":
-		k = KindLMStudio
-	case "library", "ollama":
-		k = KindOllama
-	default:
+	for _, e := range provider.Engines() {
+		if slices.Contains(e.OwnedBy, owner) {
+			k = Kind(e.Name)
+			break
+		}
+	}
+	if k == "" {
 		return
 	}
 	p.kind.Store(&k)

@@ -27,72 +27,38 @@ import (
 	"github.com/mcphost/mcphost/provider"
 )
 
-// Kind is the software behind the server, which decides where the model's
-// context window is read, how errors are worded and which start command
-// a "cannot reach" error suggests.
+// Kind is the software behind the server: the name of its row in
+// provider.Engines, which gives its display name and the hints its errors
+// carry (how to start it, how its window is set, how tools are turned on).
+// It also decides where the model's context window and vision are read.
 type Kind string
 
-// The kinds of server this package knows apart. KindOpenAI is any other
-// OpenAI-compatible server; New detects the others from /v1/models when
-// told KindOpenAI.
+// The kinds of server whose models this package reads more about than
+// /v1/models says (llama.cpp's /props, LM Studio's /api/v0/models,
+// Ollama's /api/show) or asks in their own way not to think. KindOpenAI is
+// any other OpenAI-compatible server; New detects the others from the
+// owned_by of /v1/models when told KindOpenAI. Any other name of
+// provider.Engines is a Kind too.
 const (
-	KindOpenAI   Kind = "openai"
-	KindLlamaCpp Kind = "llamacpp"
-	KindLMStudio Kind = "lmstudio"
-	KindVLLM     Kind = "vllm"
-	KindOllama   Kind = "ollama"
+	KindOpenAI   Kind = provider.EngineOpenAI
+	KindLlamaCpp Kind = provider.EngineLlamaCpp
+	KindLMStudio Kind = provider.EngineLMStudio
+	KindVLLM     Kind = provider.EngineVLLM
+	KindOllama   Kind = provider.EngineOllama
 )
 
-// Preset is an engine's usual address, for references such as
-// "llamacpp:MODEL" given without --provider-url.
-type Preset struct {
-	Kind Kind
-	URL  string
-}
-
-// Presets are the engines a model reference names without configuration,
-// at their default addresses. "openai" is OpenAI itself.
-func Presets() map[string]Preset {
-	return map[string]Preset{
-		provider.EngineOpenAI:   {KindOpenAI, "https://api.openai.com/v1"},
-		provider.EngineLlamaCpp: {KindLlamaCpp, "http://127.0.0.1:8080/v1"},
-		provider.EngineLMStudio: {KindLMStudio, "http://127.0.0.1:1234/v1"},
-		provider.EngineVLLM:     {KindVLLM, "http://127.0.0.1:8000/v1"},
+// row is the kind's row of the engine table; a kind the table does not
+// have is a plain OpenAI-compatible server.
+func (k Kind) row() provider.Engine {
+	if e, ok := provider.LookupEngine(string(k)); ok {
+		return e
 	}
-}
-
-// ParseKind reads a kind as a config file writes it ("llama.cpp",
-// "LM Studio", "vllm", ...); ok is false for a name it does not know.
-func ParseKind(s string) (Kind, bool) {
-	switch strings.ToLower(strings.NewReplacer(" ", "", "-", "", "_", "", ".", "").Replace(s)) {
-	case "", "openai", "openaicompatible":
-		return KindOpenAI, true
-	case "llamacpp", "llamaserver":
-		return KindLlamaCpp, true
-	case "lmstudio":
-		return KindLMStudio, true
-	case "vllm":
-		return KindVLLM, true
-	case "ollama":
-		return KindOllama, true
-	}
-	return "", false
+	e, _ := provider.LookupEngine(provider.EngineOpenAI)
+	return e
 }
 
 // displayName is how messages name the software.
-func (k Kind) displayName() string {
-	switch k {
-	case KindLlamaCpp:
-		return "llama.cpp"
-	case KindLMStudio:
-		return "LM Studio"
-	case KindVLLM:
-		return "vLLM"
-	case KindOllama:
-		return "Ollama"
-	}
-	return "the OpenAI-compatible server"
-}
+func (k Kind) displayName() string { return k.row().Display }
 
 // Options configure a Provider.
 type Options struct {
@@ -212,7 +178,7 @@ func (p *Provider) URL() string { return p.base.String() }
 // with a configured name, "gpu-box (vLLM at http://…/v1)".
 func (p *Provider) Engine() string {
 	s := p.Kind().displayName() + " at " + p.base.String()
-	if _, preset := Presets()[p.opts.Name]; !preset && p.opts.Name != string(p.Kind()) {
+	if e, ok := provider.LookupEngine(p.opts.Name); (!ok || e.Name != p.opts.Name) && p.opts.Name != string(p.Kind()) {
 		s = fmt.Sprintf("%s (%s)", p.opts.Name, s)
 	}
 	return s
