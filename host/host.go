@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -236,6 +237,19 @@ type Host struct {
 	defaultOnce sync.Once
 	defaultConv *Conversation
 
+	// client makes the engines' HTTP requests; Close closes its idle
+	// connections, which would otherwise outlive the Host.
+	client *http.Client
+
+	// life is cancelled, with ErrClosed as its cause, when Close begins.
+	// Every turn and every call that reaches the model or a server runs
+	// as work (see begin), so that Close can stop it and wait for it.
+	life    context.Context
+	stop    context.CancelCauseFunc
+	workMu  sync.Mutex
+	closing bool
+	work    sync.WaitGroup
+
 	closeOnce sync.Once
 }
 
@@ -249,7 +263,8 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{settings: settings, opts: opts, mask: secret.FromSettings(settings)}
+	h := &Host{settings: settings, opts: opts, mask: secret.FromSettings(settings), client: newHTTPClient()}
+	h.life, h.stop = context.WithCancelCause(context.Background())
 	if opts.Logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
 	} else {
@@ -357,7 +372,7 @@ func loadSettings(opts Options) (*config.Settings, error) {
 // start does the work of New.
 func (h *Host) start(ctx context.Context) error {
 	s := h.settings
-	h.engines = &engines{settings: s, fixed: h.opts.Provider, warn: h.warn,
+	h.engines = &engines{settings: s, fixed: h.opts.Provider, warn: h.warn, client: h.client,
 		logRetry: func(b provider.Provider) { setRetry(b, 0, h) }}
 	var modelName string
 	if !h.opts.ToolsOnly && (s.Model != "" || h.opts.Provider != nil) {
@@ -657,28 +672,14 @@ func (h *Host) ShowModel(ctx context.Context, name string) (provider.ModelInfo, 
 	if h.backend == nil {
 		return provider.ModelInfo{}, ErrNoModel
 	}
-	_, info, err := h.engines.resolve(ctx, name)
-	return info, err
+	return guard(h, ctx, func(ctx context.Context) (provider.ModelInfo, error) {
+		_, info, err := h.engines.resolve(ctx, name)
+		return info, err
+	})
 }
 
 // Mask hides the config's secrets (header and env values) in s.
 func (h *Host) Mask(s string) string { return h.mask.String(s) }
-
-// Close shuts every MCP server down (stdin closed, then SIGTERM, then
-// SIGKILL, each to the whole process group; an HTTP session is ended with
-// DELETE) and closes the audit log. Turns still running fail. Close may be
-// called more than once.
-func (h *Host) Close() error {
-	h.closeOnce.Do(func() {
-		if h.manager != nil {
-			h.manager.Close()
-		}
-		if h.audit != nil {
-			h.audit.Close()
-		}
-	})
-	return nil
-}
 
 func countEnabled(specs []config.ServerSpec) int {
 	n := 0
