@@ -295,6 +295,13 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 // loadSettings is Options.Settings, or the configuration read as the
 // command reads it, with the options' overrides applied to a copy.
 func loadSettings(opts Options) (*config.Settings, error) {
+	if opts.Servers != nil && !opts.NoServers {
+		checked, err := checkServers(opts.Servers)
+		if err != nil {
+			return nil, err
+		}
+		opts.Servers = checked
+	}
 	var s config.Settings
 	if opts.Settings != nil {
 		s = *opts.Settings
@@ -471,15 +478,18 @@ func (h *Host) start(ctx context.Context) error {
 		return showErr
 	}
 	h.startErrs = map[string]error{}
+	failed := make([]error, 0, len(startErrs))
 	for _, e := range startErrs {
 		h.warn(e.Error())
-		var se *servers.StartError
+		e = serverError(e)
+		failed = append(failed, e)
+		var se *ServerError
 		if errors.As(e, &se) {
 			h.startErrs[se.Server] = se
 		}
 	}
 	if enabled := countEnabled(s.Servers); !h.opts.AllowFailedStart && enabled > 0 && len(startErrs) == enabled {
-		return fmt.Errorf("%w (%d configured): fix the errors above or run without them", ErrNoServers, enabled)
+		return &noServersError{configured: enabled, errs: failed, warned: h.opts.Warn != nil}
 	}
 	if err := gotools.checkServers(h.manager); err != nil {
 		return err

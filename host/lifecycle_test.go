@@ -293,3 +293,33 @@ func TestCloseClosesTheEnginesIdleConnections(t *testing.T) {
 	h.Close()
 	within(t, "the engine's idle connection closing on Close", closedConn)
 }
+
+func TestAHostGivenNoServersStartsNone(t *testing.T) {
+	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
+	defer model.Close()
+	// A home without config files, and a working directory without any.
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Chdir(t.TempDir())
+	for name, opts := range map[string]host.Options{
+		"no config":     {},
+		"IgnoreConfig":  {IgnoreConfig: true},
+		"NoServers":     {NoServers: true},
+		"Servers empty": {Servers: []config.ServerSpec{}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			opts.Model, opts.OllamaHost = "ollama:tiny", model.URL
+			h, err := host.New(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			if got := h.Servers(); len(got) != 0 {
+				t.Errorf("a Host given no servers runs %d: %+v", len(got), got[0].Name)
+			}
+			if got := h.Tools(); len(got) != 0 {
+				t.Errorf("a Host given no servers offers %d tools", len(got))
+			}
+		})
+	}
+}

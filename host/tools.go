@@ -19,7 +19,8 @@ type ServerInfo struct {
 	// Tokens estimates what the server's tools cost in every model
 	// request (their declarations as the model is sent them).
 	Tokens int
-	// StartErr is why the server's first start failed, nil when it
+	// StartErr is why the server's first start failed (in New, or at
+	// its first call when it started lazily), a *ServerError; nil when it
 	// started (it may be restarting since).
 	StartErr error
 }
@@ -36,6 +37,10 @@ func (h *Host) Servers() []ServerInfo {
 	out := make([]ServerInfo, len(statuses))
 	for i, st := range statuses {
 		out[i] = ServerInfo{ServerStatus: st, StartErr: h.startErrs[st.Name]}
+		if err := serverError(st.Err); out[i].StartErr == nil && errors.Is(err, ErrServerStart) {
+			// A server started lazily, at its first call.
+			out[i].StartErr = err
+		}
 		if st.State == servers.StateReady || st.State == servers.StateIdle {
 			out[i].Tokens = tokens[st.Name]
 		}
@@ -126,7 +131,8 @@ func (h *Host) CallTool(ctx context.Context, name string, args map[string]any) (
 		if args == nil {
 			args = map[string]any{}
 		}
-		return h.toolbox.Call(ctx, exposed, args)
+		res, err := h.toolbox.Call(ctx, exposed, args)
+		return res, serverError(err)
 	})
 }
 
