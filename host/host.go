@@ -80,9 +80,14 @@ type Options struct {
 	// NoCache neither reads nor writes the cache of servers' tool lists
 	// (config's no-cache): every server starts in New, as on a first run.
 	NoCache bool
-	// Start says when the servers start; the zero value, StartLazy, keeps
-	// the servers whose tool list is cached (from an earlier run) idle
-	// until one of their tools is called.
+	// CacheDir is the folder of the cache of servers' tool lists (see
+	// StartLazy). Empty means the user's cache folder, where the mcphost
+	// command keeps it, except with IgnoreConfig: then there is no cache
+	// unless CacheDir names one, and nothing is written under $HOME.
+	CacheDir string
+	// Start says when the servers start (see New); the zero value,
+	// StartLazy, keeps the servers whose tool list is cached (from an
+	// earlier run) idle until one of their tools is called.
 	Start StartMode
 	// OnStart hears how the servers' start goes, for a display of it:
 	// which servers start, then each one's outcome as it comes (see
@@ -177,11 +182,14 @@ type StartMode int
 
 const (
 	// StartLazy starts, in New, only the servers whose tool list is not
-	// in the cache; the others start when one of their tools is first
-	// called. With a warm cache New waits for no server at all.
+	// in the cache (Options.CacheDir); the others start when one of their
+	// tools is first called. With a warm cache New waits for no server at
+	// all, and a server broken since the cache was written fails at that
+	// call (see New). Without a cache it is StartAll.
 	StartLazy StartMode = iota
 	// StartAll starts every server in New and waits for each, as a first
-	// run does (and as checking a config needs).
+	// run does (and as checking a config needs): New's error, or
+	// Servers, says which could not start and why.
 	StartAll
 	// StartBackground starts every server without waiting: New returns
 	// at once, and a turn waits only for the servers whose tools are not
@@ -253,11 +261,28 @@ type Host struct {
 	closeOnce sync.Once
 }
 
-// New reads the configuration, connects to the model's engine and starts
-// the MCP servers, in parallel, and returns when every server is ready or
-// has failed. Problems that leave the Host usable (a server that failed
-// while others started) go to Options.Warn. Cancelling ctx abandons the
-// start.
+// New reads the configuration, asks the model's engine about the model
+// and starts the MCP servers, in parallel, as Options.Start says:
+//
+//   - StartAll: every enabled server is started, and New returns when
+//     each is ready or has failed.
+//   - StartLazy (the zero value): the same, but for the servers whose
+//     tool list is in the cache from an earlier run: those are not
+//     started; their tools are offered from the cache, and each starts at
+//     the first call of one of its tools.
+//   - StartBackground: every server is started and New returns at once;
+//     a turn waits for the servers whose tools are not known yet.
+//
+// A server that fails to start in New is a *ServerError (matching
+// ErrServerStart), given to Options.Warn; when every configured server
+// failed, New returns ErrNoServers wrapping them all, unless
+// AllowFailedStart. A server that fails to start at its first call fails
+// that call: CallTool returns its *ServerError; in a turn, the tool's
+// result is an error with the reason, which the ToolCallFinished event
+// and the turn's Result.ToolCalls carry (IsError, Output), the model is
+// told and the turn goes on, and Servers reports the *ServerError as the
+// server's StartErr. Other problems that leave the Host usable go to
+// Options.Warn. Cancelling ctx abandons the start.
 func New(ctx context.Context, opts Options) (*Host, error) {
 	settings, err := loadSettings(opts)
 	if err != nil {
@@ -436,7 +461,11 @@ func (h *Host) start(ctx context.Context) error {
 	if h.opts.SignIn != nil {
 		mopts.SignIn = h.opts.SignIn
 	}
-	if !s.NoCache {
+	switch {
+	case s.NoCache:
+	case h.opts.CacheDir != "":
+		mopts.CacheDir = h.opts.CacheDir
+	case !h.opts.IgnoreConfig:
 		mopts.CacheDir = configload.DefaultUserDirs().Cache
 	}
 	h.manager = servers.NewManager(s.Servers, mopts)

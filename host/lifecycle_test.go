@@ -98,11 +98,12 @@ func TestCloseStopsATurnInAToolCall(t *testing.T) {
 		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("sh__run", map[string]any{"command": "sleep 60"})}}
 	})
 	inCall := make(chan struct{})
+	var once sync.Once
 	done := make(chan error, 1)
 	go func() {
 		_, err := h.PromptFunc(context.Background(), "sleep", func(ev host.Event) {
 			if _, ok := ev.(host.ToolCallStarted); ok {
-				close(inCall)
+				once.Do(func() { close(inCall) })
 			}
 		})
 		done <- err
@@ -126,13 +127,14 @@ func TestCloseStopsATurnInAModelCall(t *testing.T) {
 	defer close(hold)
 	model.Enqueue(ollamatest.Reply{Content: "never", Hold: hold})
 	inCall := make(chan struct{})
+	var once sync.Once
 	done := make(chan error, 1)
 	var finished error
 	go func() {
 		_, err := h.PromptFunc(context.Background(), "hi", func(ev host.Event) {
 			switch ev := ev.(type) {
 			case host.ModelCallStarted:
-				close(inCall)
+				once.Do(func() { close(inCall) })
 			case host.Finished:
 				finished = ev.Err
 			}
