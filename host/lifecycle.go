@@ -40,8 +40,12 @@ func (h *Host) closedErr(caller context.Context, err error) error {
 	if err == nil || errors.Is(err, ErrClosed) || caller.Err() != nil || h.life.Err() == nil {
 		return err
 	}
-	return fmt.Errorf("%w: it stopped the work in progress (%w)", ErrClosed, err)
+	return errStopped
 }
+
+// errStopped is the error of work that Close stopped. It does not match
+// context.Canceled, which says the caller cancelled.
+var errStopped = fmt.Errorf("%w: it stopped this while it ran", ErrClosed)
 
 // guard runs f as one piece of work (see begin) and maps its error with
 // closedErr.
