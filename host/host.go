@@ -543,7 +543,9 @@ func (h *Host) serverNews() func(servers.StartNews) {
 	if on == nil {
 		return nil
 	}
-	return func(n servers.StartNews) { on(StartNews{Starting: n.Starting, Server: n.Server, Err: n.Err}) }
+	return func(n servers.StartNews) {
+		on(StartNews{Starting: n.Starting, Server: n.Server, Err: serverError(n.Err)})
+	}
 }
 
 // newEmbedder returns what ranks tools by meaning with the embed-model

@@ -32,7 +32,7 @@ type (
 
 // StartNews is news of a Host's start, for Options.OnStart: the servers
 // being started (Starting, sent once, first), one server's outcome
-// (Server, ready when Err is nil), or the model the engine is asked about
+// (Server, ready when Err is nil, else Err is its *ServerError), or the model the engine is asked about
 // (Model, sent when asked and again with Done when answered, with Err if
 // it failed).
 type StartNews struct {

@@ -34,9 +34,19 @@ func TestAServerThatCannotStartIsNamedWithItsCause(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, Servers: []config.ServerSpec{tt.spec}})
+			var news error
+			h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, Servers: []config.ServerSpec{tt.spec},
+				OnStart: func(n host.StartNews) {
+					if n.Server != "" {
+						news = n.Err
+					}
+				}})
 			if h != nil {
 				h.Close()
+			}
+			var fromNews *host.ServerError
+			if !errors.As(news, &fromNews) || fromNews.Server != tt.spec.Name {
+				t.Errorf("OnStart heard %v; want the server's *ServerError", news)
 			}
 			var se *host.ServerError
 			if !errors.Is(err, host.ErrNoServers) || !errors.Is(err, host.ErrServerStart) || !errors.As(err, &se) || se.Server != tt.spec.Name {
