@@ -64,7 +64,8 @@ func guard[T any](h *Host, ctx context.Context, f func(ctx context.Context) (T, 
 // running turns and calls are cancelled (a turn then returns an error
 // matching ErrClosed, or context.Canceled when its own context ended
 // first) and waited for, so no model call and no tool call starts once
-// Close has begun (a Provider must honour its context). Then every MCP
+// Close has begun (a Provider, an Asker and the other callbacks must
+// honour their context, or Close waits for them). Then every MCP
 // server is shut down (stdin closed, then SIGTERM, then SIGKILL, each to
 // the whole process group; an HTTP session is ended with DELETE), the
 // audit log is closed and the engine's idle connections are closed.
