@@ -30,6 +30,12 @@ type Conversation struct {
 	engine *switchable
 	// last is the last turn's start, for Undo and Retry; guarded by turn.
 	last lastTurn
+	// paused counts the turn's events being handled by the program's
+	// callback: the turn waits for it, so History may read the history
+	// (a callback asking for it must not wait for its own turn). Guarded
+	// by pauseMu, which the turn needs to go on.
+	pauseMu sync.Mutex
+	paused  int
 }
 
 // switchable is the backend of a conversation: the runner calls it, and
@@ -52,6 +58,11 @@ func (s *switchable) Show(ctx context.Context, model string) (provider.ModelInfo
 	return s.get().Show(ctx, model)
 }
 func (s *switchable) Chat(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
+	// A turn stopped (by its caller, or by Close) calls the model no more,
+	// whether or not the engine would notice the context.
+	if err := ctx.Err(); err != nil {
+		return provider.Response{}, err
+	}
 	return s.get().Chat(ctx, req, onDelta)
 }
 
@@ -128,8 +139,25 @@ func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Messa
 	if c.h.backend == nil {
 		return Result{}, ErrNoModel
 	}
+	caller := ctx
+	ctx, end, err := c.h.begin(ctx)
+	if err != nil {
+		if on != nil {
+			on(Finished{Err: err})
+		}
+		return Result{}, err
+	}
+	defer end()
 	c.turn.Lock()
 	defer c.turn.Unlock()
+	if err := ctx.Err(); err != nil {
+		// Stopped while it waited for the conversation's previous turn.
+		err = c.h.closedErr(caller, err)
+		if on != nil {
+			on(Finished{Err: err})
+		}
+		return Result{}, err
+	}
 	// As given, before hooks add to them: a retry runs the hooks again.
 	given := slices.Clone(msgs)
 	// Servers started in the background whose tools are not known yet are
@@ -154,11 +182,35 @@ func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Messa
 		}
 	}
 	c.last = lastTurn{in: given, at: c.r.Len()}
-	res, err := c.r.RunMessages(ctx, msgs, c.h.pipeline(on))
+	res, err := c.r.RunMessages(ctx, msgs, c.events(caller, on))
 	if hk := c.h.hooks; hk != nil {
 		hk.Stop(context.WithoutCancel(ctx), res.Answer, stopReason(err))
 	}
-	return res, err
+	return res, c.h.closedErr(caller, err)
+}
+
+// events is the path of a turn's events to on: the Host's pipeline, with
+// the turn paused (see History) while on runs, and a turn stopped by
+// Close finished with its error as the turn returns it.
+func (c *Conversation) events(caller context.Context, on func(Event)) func(Event) {
+	if on == nil {
+		return c.h.pipeline(nil)
+	}
+	return c.h.pipeline(func(ev Event) {
+		if f, ok := ev.(Finished); ok {
+			f.Err = c.h.closedErr(caller, f.Err)
+			ev = f
+		}
+		c.pauseMu.Lock()
+		c.paused++
+		c.pauseMu.Unlock()
+		defer func() {
+			c.pauseMu.Lock()
+			c.paused--
+			c.pauseMu.Unlock()
+		}()
+		on(ev)
+	})
 }
 
 // Stream runs one turn and yields its events as they happen, Finished
@@ -168,12 +220,17 @@ func (c *Conversation) Stream(ctx context.Context, prompt string) iter.Seq[Event
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		events := make(chan Event)
+		// handled says the loop's body is done with an event: the turn
+		// waits for it, as for PromptFunc's callback, so that the body
+		// may call History.
+		handled := make(chan struct{})
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			_, _ = c.PromptFunc(ctx, prompt, func(ev Event) {
 				select {
 				case events <- ev:
+					<-handled
 				case <-ctx.Done():
 				}
 			})
@@ -188,6 +245,7 @@ func (c *Conversation) Stream(ctx context.Context, prompt string) iter.Seq[Event
 					stopped = true
 					cancel()
 				}
+				handled <- struct{}{}
 			case <-done:
 				return
 			}
@@ -197,8 +255,17 @@ func (c *Conversation) Stream(ctx context.Context, prompt string) iter.Seq[Event
 
 // History returns a copy of the conversation so far, including turns left
 // out of requests to fit the context window. It waits for a running turn
-// to end.
+// to end, but while the turn waits for its event callback (History called
+// from that callback, say) it returns the history so far at once.
 func (c *Conversation) History() []provider.Message {
+	c.pauseMu.Lock()
+	if c.paused > 0 {
+		// The turn cannot go on (and change the history) until pauseMu
+		// is released.
+		defer c.pauseMu.Unlock()
+		return c.r.History()
+	}
+	c.pauseMu.Unlock()
 	c.turn.Lock()
 	defer c.turn.Unlock()
 	return c.r.History()
@@ -238,7 +305,15 @@ func (c *Conversation) SetModel(ctx context.Context, name string) (provider.Mode
 	if c.h.backend == nil {
 		return provider.ModelInfo{}, ErrNoModel
 	}
-	backend, info, err := c.h.engines.resolve(ctx, name)
+	var backend provider.Provider
+	info, err := guard(c.h, ctx, func(ctx context.Context) (provider.ModelInfo, error) {
+		var (
+			info provider.ModelInfo
+			err  error
+		)
+		backend, info, err = c.h.engines.resolve(ctx, name)
+		return info, err
+	})
 	if err != nil {
 		return info, err
 	}

@@ -91,11 +91,13 @@
 // Errors can be told apart with errors.Is: ErrConfig (a problem in the
 // configuration or the options; errors.As with *config.Error names the
 // file and field), ErrModelNotFound, ErrUnreachable and ErrProvider (the
-// model's engine), ErrNoServers (no configured server could start),
-// ErrSignIn (a server needs a sign-in),
+// model's engine), ErrNoServers (no configured server could start; it
+// wraps each server's *ServerError, which matches ErrServerStart and names
+// the server and the cause), ErrSignIn (a server needs a sign-in),
 // ErrMaxSteps and ErrLoop (the model was stopped and gave a final answer,
-// which the Result holds), and context.Canceled. The mcphost command maps
-// exactly these to its exit codes.
+// which the Result holds), ErrClosed (the Host was closed) and
+// context.Canceled. The mcphost command maps these, but ErrClosed, to its
+// exit codes.
 //
 // # Concurrency
 //

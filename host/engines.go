@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -25,6 +26,8 @@ type engines struct {
 	// logs), or a single try for listings that must not wait.
 	logRetry func(b provider.Provider)
 	warn     func(string)
+	// client makes every backend's requests: the Host's, closed with it.
+	client *http.Client
 
 	mu     sync.Mutex
 	byName map[string]provider.Provider
@@ -85,7 +88,7 @@ func (e *engines) build(name string) (provider.Provider, error) {
 		p := s.Providers[i]
 		row, _ := provider.LookupEngine(p.Type)
 		if row.API == provider.APIOllama {
-			b, err := ollama.New(p.URL, nil)
+			b, err := ollama.New(p.URL, e.client)
 			if err != nil {
 				return nil, configError(fmt.Errorf("provider %q in %s: %w", p.Name, p.Source, err))
 			}
@@ -93,7 +96,7 @@ func (e *engines) build(name string) (provider.Provider, error) {
 		}
 		b, err := openai.New(openai.Options{
 			Name: p.Name, Kind: openai.Kind(row.Name), URL: p.URL, APIKey: p.APIKey, Headers: p.Headers,
-			KeySource: fmt.Sprintf("providers.%s.api-key in %s", p.Name, p.Source), Warn: e.warn,
+			KeySource: fmt.Sprintf("providers.%s.api-key in %s", p.Name, p.Source), Warn: e.warn, HTTPClient: e.client,
 		})
 		if err != nil {
 			return nil, configError(fmt.Errorf("provider %q in %s: %w", p.Name, p.Source, err))
@@ -105,7 +108,7 @@ func (e *engines) build(name string) (provider.Provider, error) {
 		return nil, configError(fmt.Errorf("unknown engine %q: use one of %s, or name it under \"providers\" in a config file", name, strings.Join(provider.EngineNames(""), ", ")))
 	}
 	if row.API == provider.APIOllama {
-		b, err := ollama.New(s.OllamaHost, nil)
+		b, err := ollama.New(s.OllamaHost, e.client)
 		if err != nil {
 			return nil, configError(err)
 		}
@@ -121,7 +124,7 @@ func (e *engines) build(name string) (provider.Provider, error) {
 		// not for every local engine.
 		key, source = "", ""
 	}
-	b, err := openai.New(openai.Options{Name: name, Kind: openai.Kind(row.Name), URL: url, APIKey: key, KeySource: source, Warn: e.warn})
+	b, err := openai.New(openai.Options{Name: name, Kind: openai.Kind(row.Name), URL: url, APIKey: key, KeySource: source, Warn: e.warn, HTTPClient: e.client})
 	if err != nil {
 		return nil, configError(err)
 	}
@@ -217,7 +220,7 @@ func (h *Host) Models(ctx context.Context) ([]ModelEntry, []EngineStatus, error)
 		}
 		return out, []EngineStatus{{Name: h.opts.Provider.Name(), Err: err, Models: len(out)}}, nil
 	}
-	once := &engines{settings: h.settings, warn: h.warn, logRetry: func(b provider.Provider) { setRetry(b, 1, h) }}
+	once := &engines{settings: h.settings, warn: h.warn, client: h.client, logRetry: func(b provider.Provider) { setRetry(b, 1, h) }}
 	names := once.listed()
 	lists := make([][]provider.ModelInfo, len(names))
 	statuses := make([]EngineStatus, len(names))

@@ -2,6 +2,8 @@ package host
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/provider"
@@ -29,7 +31,13 @@ var (
 	// error says why. Nothing was sent to the model.
 	ErrPromptBlocked = errors.New("the prompt was blocked by a hook")
 	// ErrNoServers: MCP servers were configured and none could start.
+	// The error wraps each server's *ServerError: errors.As finds the
+	// first, and its Unwrap() []error lists them all.
 	ErrNoServers = errors.New("no MCP server could start")
+	// ErrServerStart matches the failure of one server to start (in New,
+	// or at its first call when it started lazily, see StartMode):
+	// errors.As with *ServerError gives the server's name.
+	ErrServerStart = errors.New("an MCP server could not start")
 	// ErrMaxSteps: the model was still calling tools at the step limit, or
 	// repeated a call (ErrLoop), and was asked for a final answer without
 	// tools; the Result returned with it holds that answer.
@@ -76,3 +84,62 @@ func (e *blockedError) Error() string {
 	return "a UserPromptSubmit hook blocked the prompt: " + e.reason
 }
 func (e *blockedError) Is(target error) bool { return target == ErrPromptBlocked }
+
+// ServerError is the failure of one MCP server to start. It matches
+// ErrServerStart; a server whose failure was found by a call also
+// matches ErrServerUnavailable.
+type ServerError struct {
+	// Server is the server's name, as configured.
+	Server string
+	// Err says what went wrong, as one sentence that names the server:
+	// the command that was not found, the exit status with the first
+	// lines the server wrote to stderr, the start timeout, the HTTP
+	// status or the network failure. A timeout matches
+	// context.DeadlineExceeded.
+	Err error
+}
+
+func (e *ServerError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *ServerError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrServerStart.
+func (e *ServerError) Is(target error) bool { return target == ErrServerStart }
+
+// serverError is err as a *ServerError when it holds a server's start
+// failure, and err otherwise.
+func serverError(err error) error {
+	var se *servers.StartError
+	var own *ServerError
+	if err == nil || errors.As(err, &own) || !errors.As(err, &se) {
+		return err
+	}
+	return &ServerError{Server: se.Server, Err: err}
+}
+
+// noServersError is ErrNoServers with every server's *ServerError.
+type noServersError struct {
+	configured int
+	errs       []error
+	// warned is true when the errors went to Options.Warn already (the
+	// mcphost command prints them there), so the message refers to them.
+	warned bool
+}
+
+func (e *noServersError) Error() string {
+	if e.warned || len(e.errs) == 0 {
+		return fmt.Sprintf("%v (%d configured): fix the errors above or run without them", ErrNoServers, e.configured)
+	}
+	msgs := make([]string, len(e.errs))
+	for i, err := range e.errs {
+		msgs[i] = err.Error()
+	}
+	return fmt.Sprintf("%v (%d configured): %s", ErrNoServers, e.configured, strings.Join(msgs, "; "))
+}
+
+// Unwrap returns each server's *ServerError.
+func (e *noServersError) Unwrap() []error { return e.errs }
+
+// Is reports whether target is ErrNoServers.
+func (e *noServersError) Is(target error) bool { return target == ErrNoServers }

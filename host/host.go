@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -79,9 +80,14 @@ type Options struct {
 	// NoCache neither reads nor writes the cache of servers' tool lists
 	// (config's no-cache): every server starts in New, as on a first run.
 	NoCache bool
-	// Start says when the servers start; the zero value, StartLazy, keeps
-	// the servers whose tool list is cached (from an earlier run) idle
-	// until one of their tools is called.
+	// CacheDir is the folder of the cache of servers' tool lists (see
+	// StartLazy). Empty means the user's cache folder, where the mcphost
+	// command keeps it, except with IgnoreConfig: then there is no cache
+	// unless CacheDir names one, and nothing is written under $HOME.
+	CacheDir string
+	// Start says when the servers start (see New); the zero value,
+	// StartLazy, keeps the servers whose tool list is cached (from an
+	// earlier run) idle until one of their tools is called.
 	Start StartMode
 	// OnStart hears how the servers' start goes, for a display of it:
 	// which servers start, then each one's outcome as it comes (see
@@ -176,11 +182,14 @@ type StartMode int
 
 const (
 	// StartLazy starts, in New, only the servers whose tool list is not
-	// in the cache; the others start when one of their tools is first
-	// called. With a warm cache New waits for no server at all.
+	// in the cache (Options.CacheDir); the others start when one of their
+	// tools is first called. With a warm cache New waits for no server at
+	// all, and a server broken since the cache was written fails at that
+	// call (see New). Without a cache it is StartAll.
 	StartLazy StartMode = iota
 	// StartAll starts every server in New and waits for each, as a first
-	// run does (and as checking a config needs).
+	// run does (and as checking a config needs): New's error, or
+	// Servers, says which could not start and why.
 	StartAll
 	// StartBackground starts every server without waiting: New returns
 	// at once, and a turn waits only for the servers whose tools are not
@@ -236,20 +245,51 @@ type Host struct {
 	defaultOnce sync.Once
 	defaultConv *Conversation
 
+	// client makes the engines' HTTP requests; Close closes its idle
+	// connections, which would otherwise outlive the Host.
+	client *http.Client
+
+	// life is cancelled, with ErrClosed as its cause, when Close begins.
+	// Every turn and every call that reaches the model or a server runs
+	// as work (see begin), so that Close can stop it and wait for it.
+	life    context.Context
+	stop    context.CancelCauseFunc
+	workMu  sync.Mutex
+	closing bool
+	work    sync.WaitGroup
+
 	closeOnce sync.Once
 }
 
-// New reads the configuration, connects to the model's engine and starts
-// the MCP servers, in parallel, and returns when every server is ready or
-// has failed. Problems that leave the Host usable (a server that failed
-// while others started) go to Options.Warn. Cancelling ctx abandons the
-// start.
+// New reads the configuration, asks the model's engine about the model
+// and starts the MCP servers, in parallel, as Options.Start says:
+//
+//   - StartAll: every enabled server is started, and New returns when
+//     each is ready or has failed.
+//   - StartLazy (the zero value): the same, but for the servers whose
+//     tool list is in the cache from an earlier run: those are not
+//     started; their tools are offered from the cache, and each starts at
+//     the first call of one of its tools.
+//   - StartBackground: every server is started and New returns at once;
+//     a turn waits for the servers whose tools are not known yet.
+//
+// A server that fails to start in New is a *ServerError (matching
+// ErrServerStart), given to Options.Warn; when every configured server
+// failed, New returns ErrNoServers wrapping them all, unless
+// AllowFailedStart. A server that fails to start at its first call fails
+// that call: CallTool returns its *ServerError; in a turn, the tool's
+// result is an error with the reason, which the ToolCallFinished event
+// and the turn's Result.ToolCalls carry (IsError, Output), the model is
+// told and the turn goes on, and Servers reports the *ServerError as the
+// server's StartErr. Other problems that leave the Host usable go to
+// Options.Warn. Cancelling ctx abandons the start.
 func New(ctx context.Context, opts Options) (*Host, error) {
 	settings, err := loadSettings(opts)
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{settings: settings, opts: opts, mask: secret.FromSettings(settings)}
+	h := &Host{settings: settings, opts: opts, mask: secret.FromSettings(settings), client: newHTTPClient()}
+	h.life, h.stop = context.WithCancelCause(context.Background())
 	if opts.Logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
 	} else {
@@ -280,6 +320,13 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 // loadSettings is Options.Settings, or the configuration read as the
 // command reads it, with the options' overrides applied to a copy.
 func loadSettings(opts Options) (*config.Settings, error) {
+	if opts.Servers != nil && !opts.NoServers {
+		checked, err := checkServers(opts.Servers)
+		if err != nil {
+			return nil, err
+		}
+		opts.Servers = checked
+	}
 	var s config.Settings
 	if opts.Settings != nil {
 		s = *opts.Settings
@@ -357,7 +404,7 @@ func loadSettings(opts Options) (*config.Settings, error) {
 // start does the work of New.
 func (h *Host) start(ctx context.Context) error {
 	s := h.settings
-	h.engines = &engines{settings: s, fixed: h.opts.Provider, warn: h.warn,
+	h.engines = &engines{settings: s, fixed: h.opts.Provider, warn: h.warn, client: h.client,
 		logRetry: func(b provider.Provider) { setRetry(b, 0, h) }}
 	var modelName string
 	if !h.opts.ToolsOnly && (s.Model != "" || h.opts.Provider != nil) {
@@ -414,7 +461,11 @@ func (h *Host) start(ctx context.Context) error {
 	if h.opts.SignIn != nil {
 		mopts.SignIn = h.opts.SignIn
 	}
-	if !s.NoCache {
+	switch {
+	case s.NoCache:
+	case h.opts.CacheDir != "":
+		mopts.CacheDir = h.opts.CacheDir
+	case !h.opts.IgnoreConfig:
 		mopts.CacheDir = configload.DefaultUserDirs().Cache
 	}
 	h.manager = servers.NewManager(s.Servers, mopts)
@@ -456,15 +507,18 @@ func (h *Host) start(ctx context.Context) error {
 		return showErr
 	}
 	h.startErrs = map[string]error{}
+	failed := make([]error, 0, len(startErrs))
 	for _, e := range startErrs {
 		h.warn(e.Error())
-		var se *servers.StartError
+		e = serverError(e)
+		failed = append(failed, e)
+		var se *ServerError
 		if errors.As(e, &se) {
 			h.startErrs[se.Server] = se
 		}
 	}
 	if enabled := countEnabled(s.Servers); !h.opts.AllowFailedStart && enabled > 0 && len(startErrs) == enabled {
-		return fmt.Errorf("%w (%d configured): fix the errors above or run without them", ErrNoServers, enabled)
+		return &noServersError{configured: enabled, errs: failed, warned: h.opts.Warn != nil}
 	}
 	if err := gotools.checkServers(h.manager); err != nil {
 		return err
@@ -489,7 +543,9 @@ func (h *Host) serverNews() func(servers.StartNews) {
 	if on == nil {
 		return nil
 	}
-	return func(n servers.StartNews) { on(StartNews{Starting: n.Starting, Server: n.Server, Err: n.Err}) }
+	return func(n servers.StartNews) {
+		on(StartNews{Starting: n.Starting, Server: n.Server, Err: serverError(n.Err)})
+	}
 }
 
 // newEmbedder returns what ranks tools by meaning with the embed-model
@@ -657,28 +713,14 @@ func (h *Host) ShowModel(ctx context.Context, name string) (provider.ModelInfo, 
 	if h.backend == nil {
 		return provider.ModelInfo{}, ErrNoModel
 	}
-	_, info, err := h.engines.resolve(ctx, name)
-	return info, err
+	return guard(h, ctx, func(ctx context.Context) (provider.ModelInfo, error) {
+		_, info, err := h.engines.resolve(ctx, name)
+		return info, err
+	})
 }
 
 // Mask hides the config's secrets (header and env values) in s.
 func (h *Host) Mask(s string) string { return h.mask.String(s) }
-
-// Close shuts every MCP server down (stdin closed, then SIGTERM, then
-// SIGKILL, each to the whole process group; an HTTP session is ended with
-// DELETE) and closes the audit log. Turns still running fail. Close may be
-// called more than once.
-func (h *Host) Close() error {
-	h.closeOnce.Do(func() {
-		if h.manager != nil {
-			h.manager.Close()
-		}
-		if h.audit != nil {
-			h.audit.Close()
-		}
-	})
-	return nil
-}
 
 func countEnabled(specs []config.ServerSpec) int {
 	n := 0

@@ -334,7 +334,7 @@ func TestCloseIsIdempotentAndEndsServers(t *testing.T) {
 	if err := h.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.CallTool(context.Background(), "fs__list_allowed_directories", nil); !errors.Is(err, host.ErrServerUnavailable) && !errors.Is(err, host.ErrUnknownTool) {
+	if _, err := h.CallTool(context.Background(), "fs__list_allowed_directories", nil); !errors.Is(err, host.ErrClosed) {
 		t.Errorf("call after Close: %v", err)
 	}
 }

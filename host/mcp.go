@@ -32,7 +32,7 @@ type (
 
 // StartNews is news of a Host's start, for Options.OnStart: the servers
 // being started (Starting, sent once, first), one server's outcome
-// (Server, ready when Err is nil), or the model the engine is asked about
+// (Server, ready when Err is nil, else Err is its *ServerError), or the model the engine is asked about
 // (Model, sent when asked and again with Done when answered, with Err if
 // it failed).
 type StartNews struct {
@@ -90,11 +90,13 @@ func (h *Host) ResolvePrompt(name string) (string, error) {
 // name ResolvePrompt accepts. A missing required argument is an error
 // naming it.
 func (h *Host) GetPrompt(ctx context.Context, name string, args map[string]string) (*tool.PromptResult, error) {
-	full, err := h.ResolvePrompt(name)
-	if err != nil {
-		return nil, err
-	}
-	return h.manager.GetPrompt(ctx, full, args)
+	return guard(h, ctx, func(ctx context.Context) (*tool.PromptResult, error) {
+		full, err := h.ResolvePrompt(name)
+		if err != nil {
+			return nil, err
+		}
+		return h.manager.GetPrompt(ctx, full, args)
+	})
 }
 
 // CompletePrompt proposes values for argument arg of a prompt that begin
@@ -102,11 +104,13 @@ func (h *Host) GetPrompt(ctx context.Context, name string, args map[string]strin
 // already, which a server may narrow its proposals by. A server without
 // completions proposes nothing.
 func (h *Host) CompletePrompt(ctx context.Context, name, arg, value string, known map[string]string) (tool.Completion, error) {
-	full, err := h.ResolvePrompt(name)
-	if err != nil {
-		return tool.Completion{}, err
-	}
-	return h.manager.CompletePrompt(ctx, full, arg, value, known)
+	return guard(h, ctx, func(ctx context.Context) (tool.Completion, error) {
+		full, err := h.ResolvePrompt(name)
+		if err != nil {
+			return tool.Completion{}, err
+		}
+		return h.manager.CompletePrompt(ctx, full, arg, value, known)
+	})
 }
 
 // Resources lists the resources of the servers, in config order and then
@@ -119,7 +123,9 @@ func (h *Host) ResourceTemplates() []TemplateInfo { return h.manager.Templates()
 // CompleteResource proposes values for a variable of a resource template
 // that begin with value; known are the variables given already.
 func (h *Host) CompleteResource(ctx context.Context, server, template, variable, value string, known map[string]string) (tool.Completion, error) {
-	return h.manager.CompleteResource(ctx, server, template, variable, value, known)
+	return guard(h, ctx, func(ctx context.Context) (tool.Completion, error) {
+		return h.manager.CompleteResource(ctx, server, template, variable, value, known)
+	})
 }
 
 // ReadResource reads a resource (MCP resources/read). ref is a URI, or
@@ -127,12 +133,21 @@ func (h *Host) CompleteResource(ctx context.Context, server, template, variable,
 // that lists the URI, else the one whose URI template it fits, else the
 // only server with resources.
 func (h *Host) ReadResource(ctx context.Context, ref string) (server string, contents []tool.Content, err error) {
-	server, uri := h.splitRef(ref)
-	if server, err = findServer(h.manager, server, uri); err != nil {
-		return "", nil, err
-	}
-	contents, err = h.manager.ReadResource(ctx, server, uri)
+	contents, err = guard(h, ctx, func(ctx context.Context) ([]tool.Content, error) {
+		var uri string
+		server, uri = h.splitRef(ref)
+		if server, err = findServer(h.manager, server, uri); err != nil {
+			return nil, err
+		}
+		return h.manager.ReadResource(ctx, server, uri)
+	})
 	return server, contents, err
+}
+
+// readResource is the manager's ReadResource, as work of the Host (see
+// begin).
+func (h *Host) readResource(ctx context.Context, server, uri string) ([]tool.Content, error) {
+	return guard(h, ctx, func(ctx context.Context) ([]tool.Content, error) { return h.manager.ReadResource(ctx, server, uri) })
 }
 
 // splitRef splits "SERVER:URI" when SERVER is a configured server and the
@@ -266,7 +281,7 @@ func (c *Conversation) UserMessageFiles(ctx context.Context, text, typed string)
 		if !known[server] {
 			continue
 		}
-		contents, err := c.h.manager.ReadResource(ctx, server, uri)
+		contents, err := c.h.readResource(ctx, server, uri)
 		if err != nil {
 			return msg, nil, fmt.Errorf("attaching @%s:%s: %w", server, uri, err)
 		}
@@ -379,7 +394,7 @@ func (c *Conversation) RunPrompt(ctx context.Context, name string, args map[stri
 // roots) and tells it; a server that had none is restarted to learn that
 // the client has roots.
 func (h *Host) SetRoots(ctx context.Context, server string, dirs []string) error {
-	return h.manager.SetRoots(ctx, server, dirs)
+	return h.serverWork(ctx, func(ctx context.Context) error { return h.manager.SetRoots(ctx, server, dirs) })
 }
 
 // Roots returns the directories a server is offered as its roots.

@@ -83,14 +83,20 @@ func (h *Host) sample(ctx context.Context, req sampling.Request) (res sampling.R
 		msgs = append(msgs, msg)
 	}
 	s := h.settings
-	resp, err := backend.Chat(ctx, provider.Request{
-		Model: model.Name, Messages: msgs,
-		NumCtx: runner.ContextWindow(model, s.NumCtx),
-		// The server's limit, temperature and stops over the model's own
-		// generation parameters.
-		Sampling: h.samplingFor(model.Name).Over(provider.Sampling{MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.StopSequences}),
-		Limits:   provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
-	}, nil)
+	// As work of the Host: no model call starts once Close has begun.
+	resp, err := guard(h, ctx, func(ctx context.Context) (provider.Response, error) {
+		if err := ctx.Err(); err != nil {
+			return provider.Response{}, err
+		}
+		return backend.Chat(ctx, provider.Request{
+			Model: model.Name, Messages: msgs,
+			NumCtx: runner.ContextWindow(model, s.NumCtx),
+			// The server's limit, temperature and stops over the model's own
+			// generation parameters.
+			Sampling: h.samplingFor(model.Name).Over(provider.Sampling{MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.StopSequences}),
+			Limits:   provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
+		}, nil)
+	})
 	if err != nil {
 		var perr *provider.Error
 		if errors.As(err, &perr) {

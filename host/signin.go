@@ -54,7 +54,7 @@ func (h *Host) Login(ctx context.Context, name string, signIn func(ctx context.C
 	if signIn == nil {
 		return SignIn{}, errors.New("host.Login needs a function that shows the sign-in's URL")
 	}
-	rec, err := h.manager.Login(ctx, name, signIn)
+	rec, err := guard(h, ctx, func(ctx context.Context) (oauth.Record, error) { return h.manager.Login(ctx, name, signIn) })
 	if err != nil {
 		return SignIn{}, err
 	}

@@ -19,7 +19,8 @@ type ServerInfo struct {
 	// Tokens estimates what the server's tools cost in every model
 	// request (their declarations as the model is sent them).
 	Tokens int
-	// StartErr is why the server's first start failed, nil when it
+	// StartErr is why the server's first start failed (in New, or at
+	// its first call when it started lazily), a *ServerError; nil when it
 	// started (it may be restarting since).
 	StartErr error
 }
@@ -36,6 +37,10 @@ func (h *Host) Servers() []ServerInfo {
 	out := make([]ServerInfo, len(statuses))
 	for i, st := range statuses {
 		out[i] = ServerInfo{ServerStatus: st, StartErr: h.startErrs[st.Name]}
+		if err := serverError(st.Err); out[i].StartErr == nil && errors.Is(err, ErrServerStart) {
+			// A server started lazily, at its first call.
+			out[i].StartErr = err
+		}
 		if st.State == servers.StateReady || st.State == servers.StateIdle {
 			out[i].Tokens = tokens[st.Name]
 		}
@@ -118,14 +123,17 @@ func (e *unknownToolError) Is(target error) bool { return target == ErrUnknownTo
 // an error: the result has IsError set. A Go tool (Options.Tools) is
 // called in this goroutine, its arguments checked against its schema.
 func (h *Host) CallTool(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
-	exposed, err := h.ResolveTool(name)
-	if err != nil {
-		return nil, err
-	}
-	if args == nil {
-		args = map[string]any{}
-	}
-	return h.toolbox.Call(ctx, exposed, args)
+	return guard(h, ctx, func(ctx context.Context) (*tool.Result, error) {
+		exposed, err := h.ResolveTool(name)
+		if err != nil {
+			return nil, err
+		}
+		if args == nil {
+			args = map[string]any{}
+		}
+		res, err := h.toolbox.Call(ctx, exposed, args)
+		return res, serverError(err)
+	})
 }
 
 // ServerLogs returns the last lines a server wrote to stderr (and the
@@ -134,15 +142,17 @@ func (h *Host) ServerLogs(name string) []string { return h.manager.Logs(name) }
 
 // RestartServer stops a server and starts it again.
 func (h *Host) RestartServer(ctx context.Context, name string) error {
-	return h.manager.Restart(ctx, name)
+	return h.serverWork(ctx, func(ctx context.Context) error { return h.manager.Restart(ctx, name) })
 }
 
 // DisableServer stops a server and hides its tools from the model.
-func (h *Host) DisableServer(name string) error { return h.manager.Disable(name) }
+func (h *Host) DisableServer(name string) error {
+	return h.serverWork(context.Background(), func(context.Context) error { return h.manager.Disable(name) })
+}
 
 // EnableServer starts a disabled server again and offers its tools.
 func (h *Host) EnableServer(ctx context.Context, name string) error {
-	return h.manager.Enable(ctx, name)
+	return h.serverWork(ctx, func(ctx context.Context) error { return h.manager.Enable(ctx, name) })
 }
 
 // offeredTokens estimates what a tool costs in every request: its

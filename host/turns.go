@@ -109,6 +109,11 @@ func (c *Conversation) Compact(ctx context.Context, keep int) (Compacted, error)
 	if c.h.backend == nil {
 		return Compacted{}, ErrNoModel
 	}
+	return guard(c.h, ctx, func(ctx context.Context) (Compacted, error) { return c.compact(ctx, keep) })
+}
+
+// compact is Compact, as work of the Host (see begin).
+func (c *Conversation) compact(ctx context.Context, keep int) (Compacted, error) {
 	keep = max(keep, 1)
 	c.turn.Lock()
 	defer c.turn.Unlock()

@@ -143,7 +143,7 @@ func parseFlags(con *console, stdoutFile *os.File, args []string) (inv *invocati
 		fmt.Fprintln(con.out, version.Get())
 		return nil, exitOK, false
 	}
-	return &invocation{con: con, stdoutFile: stdoutFile, fs: fs, load: configload.LoadOptions{Flags: fs},
+	return &invocation{con: con, stdoutFile: stdoutFile, fs: fs, load: configload.LoadOptions{Flags: fs, DefaultServer: true}, // fs on the working directory when nothing is configured
 		scriptVars: scriptVars, adhoc: fs.Changed("url") || fs.Changed("stdio")}, exitOK, true
 }
 

@@ -135,8 +135,9 @@ func definesServers(files []*configFile) bool {
 }
 
 // defaultServers is what mcphost runs when no config file defines
-// mcpServers: the built-in fs server, confined to the working directory,
-// so that "what is in this folder?" works on a fresh machine.
+// mcpServers (LoadOptions.DefaultServer): the built-in fs server, confined
+// to the working directory, so that "what is in this folder?" works on a
+// fresh machine.
 func (o *LoadOptions) defaultServers() []config.ServerSpec {
 	return []config.ServerSpec{{
 		Name:         config.DefaultServerName,

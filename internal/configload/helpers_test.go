@@ -53,7 +53,8 @@ func (fx *fixture) lookup(k string) (string, bool) {
 
 func (fx *fixture) load(t *testing.T) (*config.Settings, error) {
 	t.Helper()
-	return fx.loadWith(t, LoadOptions{})
+	// As the mcphost command loads.
+	return fx.loadWith(t, LoadOptions{DefaultServer: true})
 }
 
 // loadWith loads with opts, its flags, directories and environment the

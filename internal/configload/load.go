@@ -50,6 +50,11 @@ type LoadOptions struct {
 	// Servers, when not nil, replaces the servers of the config files and
 	// the default one (a script's own mcpServers, an ad-hoc --url server).
 	Servers []config.ServerSpec
+	// DefaultServer asks for the mcphost command's default: when no file
+	// defines mcpServers (and Servers is nil), the built-in fs server on
+	// WorkDir (config.DefaultServerName). Without it, no server is
+	// configured then: a program starts what it asked for and nothing else.
+	DefaultServer bool
 
 	// ConfigFile, when not empty and no --config flag was given, is read
 	// instead of the usual config files, as --config would be.
@@ -81,8 +86,9 @@ type LoadOptions struct {
 // when trusted (see TrustStore; the others are listed in
 // Settings.Untrusted); their approval rules can only make the user's
 // stricter, and their yolo is refused (Settings.Warnings). When no
-// file defines mcpServers, Servers is the built-in fs server on the working
-// directory (DefaultServerName); an empty mcpServers object means none.
+// file defines mcpServers, Servers is empty, or with
+// LoadOptions.DefaultServer the built-in fs server on the working
+// directory (config.DefaultServerName); an empty mcpServers object means none.
 // Every problem in the user's input is returned as an *Error.
 func Load(opts LoadOptions) (*config.Settings, error) {
 	o, err := opts.withDefaults()
@@ -198,8 +204,10 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 		// The config's servers are not used, so a problem in them (an
 		// unset variable, say) does not stop this run.
 		s.Servers = o.Servers
-	case !definesServers(files):
+	case !definesServers(files) && o.DefaultServer:
 		s.Servers = o.defaultServers()
+	case !definesServers(files):
+		s.Servers = nil
 	default:
 		if s.Servers, err = o.servers(files); err != nil {
 			return nil, err

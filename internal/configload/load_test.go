@@ -349,6 +349,14 @@ func TestLoadNoFiles(t *testing.T) {
 	}
 }
 
+func TestLoadNoFilesWithoutTheDefaultServer(t *testing.T) {
+	fx := newFixture(t)
+	s, err := fx.loadWith(t, LoadOptions{})
+	if err != nil || len(s.Servers) != 0 {
+		t.Errorf("Servers = %+v, %v; want none: only the command asks for the default fs", s.Servers, err)
+	}
+}
+
 func TestLoadConfigFlag(t *testing.T) {
 	t.Run("missing", func(t *testing.T) {
 		fx := newFixture(t)

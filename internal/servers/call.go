@@ -72,6 +72,11 @@ func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*
 		return nil, &kindError{kind: ErrUnknownTool, msg: fmt.Sprintf("unknown tool %q", name)}
 	}
 	for attempt := 0; ; attempt++ {
+		// A call abandoned before it is sent is not sent at all: nor is
+		// an idle server woken for it.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		c, err := m.readyConn(ctx, s)
 		if err != nil {
 			return nil, err

@@ -294,11 +294,18 @@ func TestStartCancelled(t *testing.T) {
 }
 
 func TestCloseDuringStart(t *testing.T) {
-	m := NewManager([]config.ServerSpec{{Name: "hang", Command: "sh", Args: []string{"-c", "sleep 300"}}}, Options{})
+	starting := make(chan struct{})
+	m := NewManager([]config.ServerSpec{{Name: "hang", Command: "sh", Args: []string{"-c", "sleep 300"}}}, Options{
+		OnStart: func(n StartNews) {
+			if n.Starting != nil {
+				close(starting)
+			}
+		},
+	})
 	done := make(chan []error)
 	go func() { done <- m.Start(t.Context()) }()
 	// Close must not wait for the 30s start timeout.
-	time.Sleep(100 * time.Millisecond)
+	<-starting
 	begin := time.Now()
 	if err := m.Close(); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,64 @@
+package host
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mcphost/mcphost/config"
+)
+
+// checkServers checks the servers a program gave in code
+// (Options.Servers), which no config parser has seen: a name or address
+// that cannot work is a configuration error naming the server and the
+// field, not a server that fails to start. A spec without a Transport is
+// a stdio server when it has a Command and an http one when it has a URL.
+// It returns the specs to run, the caller's slice left as it was.
+func checkServers(specs []config.ServerSpec) ([]config.ServerSpec, error) {
+	out := make([]config.ServerSpec, len(specs))
+	seen := map[string]bool{}
+	for i, spec := range specs {
+		fail := func(field, format string, args ...any) error {
+			return configError(&config.Error{Server: spec.Name, Field: field, Message: fmt.Sprintf(format, args...)})
+		}
+		switch {
+		case strings.TrimSpace(spec.Name) == "":
+			return nil, configError(&config.Error{Field: "name", Message: fmt.Sprintf(
+				"server %d of host.Options.Servers has no Name: give each server a name, as the key under mcpServers would be", i+1)})
+		case strings.Contains(spec.Name, "__"):
+			return nil, fail("name", `a server name must not contain "__", which separates it from its tools' names`)
+		case seen[spec.Name]:
+			return nil, fail("name", "the name is given twice in host.Options.Servers: give each server its own")
+		}
+		seen[spec.Name] = true
+		if spec.Transport == "" {
+			switch {
+			case spec.Command != "":
+				spec.Transport = config.TransportStdio
+			case spec.URL != "":
+				spec.Transport = config.TransportHTTP
+			}
+		}
+		switch spec.Transport {
+		case config.TransportStdio:
+			if strings.TrimSpace(spec.Command) == "" {
+				return nil, fail("command", "a stdio server needs a Command: the program to run")
+			}
+		case config.TransportHTTP, config.TransportSSE:
+			// The URL is not quoted back: it may carry a token in its query.
+			u, err := url.Parse(spec.URL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return nil, fail("url", "the URL must be an http:// or https:// address")
+			}
+		case config.TransportBuiltin:
+			// builtin.Check checks the name and options when the Host starts.
+		case "":
+			return nil, fail("command", "give a Command (a stdio server), a URL (an http server) or a Transport")
+		default:
+			return nil, fail("transport", "unknown Transport %q: use %q, %q, %q or %q", spec.Transport,
+				config.TransportStdio, config.TransportHTTP, config.TransportSSE, config.TransportBuiltin)
+		}
+		out[i] = spec
+	}
+	return out, nil
+}
