@@ -24,6 +24,7 @@ import (
 	"github.com/mcphost/mcphost/internal/servers/builtin"
 	"github.com/mcphost/mcphost/internal/servers/oauth"
 	"github.com/mcphost/mcphost/internal/toolselect"
+	"github.com/mcphost/mcphost/internal/userdirs"
 	"github.com/mcphost/mcphost/provider"
 )
 
@@ -466,7 +467,7 @@ func (h *Host) start(ctx context.Context) error {
 	case h.opts.CacheDir != "":
 		mopts.CacheDir = h.opts.CacheDir
 	case !h.opts.IgnoreConfig:
-		mopts.CacheDir = configload.DefaultUserDirs().Cache
+		mopts.CacheDir = userdirs.Default().Cache
 	}
 	h.manager = servers.NewManager(s.Servers, mopts)
 	gotools, err := newGoTools(h.opts.Tools, h.warn, h.logger)

@@ -289,13 +289,6 @@ func (s *Server) Requests() []Request {
 	return slices.Clone(s.requests)
 }
 
-// Gets returns the paths of the GET requests received so far.
-func (s *Server) Gets() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.gets)
-}
-
 // Reset forgets the recorded requests, for long benchmarks.
 func (s *Server) Reset() {
 	s.mu.Lock()

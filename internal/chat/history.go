@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-
-	"github.com/mcphost/mcphost/internal/configload"
+	"github.com/mcphost/mcphost/internal/userdirs"
 )
 
 // maxHistory bounds the entries loaded from the history file, its newest,
@@ -26,11 +25,11 @@ type History struct {
 }
 
 // DefaultHistoryPath is the file history in the platform's state
-// directory (configload.Dirs.State: $XDG_STATE_HOME/mcphost or
+// directory (userdirs.Dirs.State: $XDG_STATE_HOME/mcphost or
 // ~/.local/state/mcphost, ~/Library/Application Support/mcphost,
 // %LOCALAPPDATA%\mcphost), or the one in ~/.local/state/mcphost while only
 // that one exists; "" without a home directory.
-func DefaultHistoryPath() string { return configload.DefaultUserDirs().StateFile("history") }
+func DefaultHistoryPath() string { return userdirs.Default().StateFile("history") }
 
 // LoadHistory reads the history file at path; a missing or unreadable
 // file is an empty history (the chat must start anyway). An empty path

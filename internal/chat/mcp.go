@@ -18,9 +18,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/configload"
 	"github.com/mcphost/mcphost/internal/elicit"
 	"github.com/mcphost/mcphost/internal/sampling"
+	"github.com/mcphost/mcphost/internal/shellwords"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/provider"
@@ -89,7 +89,7 @@ func (c *Chat) cmdPrompt(ctx context.Context, w io.Writer, args []string) bool {
 		return false
 	}
 	// Values may be quoted as in a shell: the fields were split on spaces.
-	words, err := configload.SplitCommand(strings.Join(args[1:], " "))
+	words, err := shellwords.Split(strings.Join(args[1:], " "))
 	if err != nil {
 		fmt.Fprintf(w, "%s\n", ui.Sanitize(err.Error()))
 		return false

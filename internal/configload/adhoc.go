@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/shellwords"
 )
 
 // AdhocServer is the one server given on the command line with --url or
@@ -29,7 +30,7 @@ func AdhocServer(rawURL, command string) (*config.ServerSpec, error) {
 			URL: rawURL, StartTimeout: config.DefaultStartTimeout, Source: "--url",
 		}, nil
 	case command != "":
-		argv, err := SplitCommand(command)
+		argv, err := shellwords.Split(command)
 		if err != nil {
 			return nil, &config.Error{Field: keyStdio, Message: fmt.Sprintf("--stdio: %v", err)}
 		}
@@ -96,60 +97,6 @@ func serverName(s string) string {
 		return "server"
 	}
 	return name
-}
-
-// SplitCommand splits a command line as a POSIX shell would, without
-// expanding anything: words are separated by blanks; 'single quotes' keep
-// everything; "double quotes" keep everything but \" \\ \$ and \`;
-// outside quotes a backslash keeps the next character.
-func SplitCommand(s string) ([]string, error) {
-	var (
-		words  []string
-		cur    strings.Builder
-		inWord bool
-	)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case c == '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				return nil, fmt.Errorf("a ' is not closed")
-			}
-			cur.WriteString(s[i+1 : i+1+end])
-			i += end + 1
-			inWord = true
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, fmt.Errorf(`a " is not closed`)
-			}
-			inWord = true
-		case c == '\\' && i+1 < len(s):
-			i++
-			cur.WriteByte(s[i])
-			inWord = true
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
 }
 
 // OnlyServer returns the spec named name, or an error listing the names:

@@ -5,29 +5,8 @@ import (
 	"testing"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/shellwords"
 )
-
-func TestSplitCommand(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"npx -y @scope/server  /tmp", []string{"npx", "-y", "@scope/server", "/tmp"}},
-		{`node 'my server.js' "a \"b\" \$c" d\ e ''`, []string{"node", "my server.js", `a "b" $c`, "d e", ""}},
-		{"  ", nil},
-	}
-	for _, tt := range tests {
-		got, err := SplitCommand(tt.in)
-		if err != nil || strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
-			t.Errorf("SplitCommand(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
-		}
-	}
-	for _, bad := range []string{`a 'b`, `a "b`} {
-		if _, err := SplitCommand(bad); err == nil {
-			t.Errorf("SplitCommand(%q): no error", bad)
-		}
-	}
-}
 
 func TestCommandName(t *testing.T) {
 	for in, want := range map[string]string{
@@ -37,7 +16,7 @@ func TestCommandName(t *testing.T) {
 		"python3 -m":                                              "python3",
 		"./__weird__":                                             "weird",
 	} {
-		argv, _ := SplitCommand(in)
+		argv, _ := shellwords.Split(in)
 		if got := commandName(argv); got != want {
 			t.Errorf("commandName(%q) = %q, want %q", in, got, want)
 		}

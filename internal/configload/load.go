@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/userdirs"
 )
 
 // envPrefix starts the environment variables that set mcphost's settings.
@@ -35,7 +36,7 @@ type LoadOptions struct {
 	// os.UserHomeDir.
 	HomeDir string
 	// ConfigDir holds the user's config.yml (.yaml, .json), read after the
-	// files in HomeDir; empty means the platform's (UserDirs(HomeDir).Config).
+	// files in HomeDir; empty means the platform's (userdirs.For(HomeDir).Config).
 	ConfigDir string
 	// Env looks up MCPHOST_* settings and the variables expanded in server
 	// fields; nil means os.LookupEnv.
@@ -325,7 +326,7 @@ func (opts LoadOptions) withDefaults() (LoadOptions, error) {
 		o.HomeDir, _ = os.UserHomeDir()
 	}
 	if o.ConfigDir == "" {
-		o.ConfigDir = UserDirs(runtime.GOOS, o.HomeDir, o.Env).Config
+		o.ConfigDir = userdirs.For(runtime.GOOS, o.HomeDir, o.Env).Config
 	}
 	var err error
 	if o.WorkDir, err = filepath.Abs(o.WorkDir); err != nil {

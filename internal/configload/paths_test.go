@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/mcphost/mcphost/internal/userdirs"
 )
 
 // abs is an absolute path on this system: /p, or C:\p on Windows.
@@ -15,61 +17,11 @@ func abs(p string) string {
 	return filepath.FromSlash(p)
 }
 
-func TestUserDirs(t *testing.T) {
-	j := filepath.Join
-	home := abs("/h")
-	cases := []struct {
-		goos          string
-		env           map[string]string
-		config, state string
-	}{
-		{"linux", nil, j(home, ".config", "mcphost"), j(home, ".local", "state", "mcphost")},
-		{"linux", map[string]string{"XDG_CONFIG_HOME": abs("/x/c"), "XDG_STATE_HOME": abs("/x/s")},
-			abs("/x/c/mcphost"), abs("/x/s/mcphost")},
-		// A relative XDG value is ignored, as the spec says.
-		{"freebsd", map[string]string{"XDG_CONFIG_HOME": "rel"}, j(home, ".config", "mcphost"), j(home, ".local", "state", "mcphost")},
-		{"darwin", nil, j(home, "Library", "Application Support", "mcphost"), j(home, "Library", "Application Support", "mcphost")},
-		{"darwin", map[string]string{"XDG_CONFIG_HOME": abs("/x/c")},
-			abs("/x/c/mcphost"), j(home, "Library", "Application Support", "mcphost")},
-		{"windows", nil, j(home, "AppData", "Roaming", "mcphost"), j(home, "AppData", "Local", "mcphost")},
-		{"windows", map[string]string{"APPDATA": abs("/r"), "LOCALAPPDATA": abs("/l"), "XDG_CONFIG_HOME": abs("/x")},
-			abs("/r/mcphost"), abs("/l/mcphost")},
-	}
-	for _, c := range cases {
-		env := func(k string) (string, bool) { v, ok := c.env[k]; return v, ok }
-		d := UserDirs(c.goos, home, env)
-		if d.Config != c.config || d.State != c.state || d.Home != home || d.LegacyState != j(home, ".local", "state", "mcphost") {
-			t.Errorf("%s %v: %+v, want config %s, state %s", c.goos, c.env, d, c.config, c.state)
-		}
-	}
-	if d := UserDirs("linux", "", func(string) (string, bool) { return "", false }); d.Config != "" || d.State != "" || d.StateFile("history") != "" {
-		t.Errorf("no home: %+v", d)
-	}
-}
-
-// TestStateFile: the platform's directory, unless only the old one has
-// the file.
-func TestStateFile(t *testing.T) {
-	root := t.TempDir()
-	d := Dirs{State: filepath.Join(root, "new"), LegacyState: filepath.Join(root, "old")}
-	if got, want := d.StateFile("history"), filepath.Join(root, "new", "history"); got != want {
-		t.Errorf("neither exists: %s, want %s", got, want)
-	}
-	write(t, d.LegacyState, "history", "x")
-	if got, want := d.StateFile("history"), filepath.Join(root, "old", "history"); got != want {
-		t.Errorf("only the old one: %s, want %s", got, want)
-	}
-	write(t, d.State, "history", "y")
-	if got, want := d.StateFile("history"), filepath.Join(root, "new", "history"); got != want {
-		t.Errorf("both: %s, want %s", got, want)
-	}
-}
-
 // TestConfigDirFile: the platform's config file is a user file: above the
 // home directory's dotfiles, below the project's files.
 func TestConfigDirFile(t *testing.T) {
 	fx := newFixture(t)
-	dirs := UserDirs(runtime.GOOS, fx.home, fx.lookup)
+	dirs := userdirs.For(runtime.GOOS, fx.home, fx.lookup)
 	write(t, fx.home, ".mcphost.yml", "model: home\nmax-steps: 3\nnum-ctx: 100\n")
 	cfg := write(t, dirs.Config, "config.yml", "model: platform\nmax-steps: 5\n")
 	s, err := fx.load(t)

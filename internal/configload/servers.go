@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/spell"
 )
 
 // toolNameSeparator joins server and tool names in the catalogue the model
@@ -602,11 +603,8 @@ func (e entry) get(field string) (any, bool) {
 	return nil, false
 }
 
-// normKey folds the spellings of a key (camelCase, snake_case, kebab-case)
-// into one.
-func normKey(k string) string {
-	return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(k))
-}
+// normKey folds the spellings of a key, as every reader of keys does.
+func normKey(k string) string { return spell.FoldKey(k) }
 
 // asMap returns v as a string-keyed map. YAML decodes a mapping with a
 // non-string key as map[any]any; its keys are rendered as text.

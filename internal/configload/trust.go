@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/userdirs"
 )
 
 // Project config files (./.mcp.json, ./.mcphost.*) come with whatever
@@ -34,13 +35,13 @@ const keyTrustProject = "trust-project"
 const trustFileName = "trusted.json"
 
 // TrustFile returns the path of the record of trusted project files: in
-// the user's state directory (see UserDirs: $XDG_STATE_HOME/mcphost or
+// the user's state directory (see userdirs.For: $XDG_STATE_HOME/mcphost or
 // ~/.local/state/mcphost, ~/Library/Application Support/mcphost on macOS,
 // %LOCALAPPDATA%\mcphost on Windows). It returns "" when no such
 // directory can be named. env looks up variables; nil means the process
 // environment. This is the one place that says where trust is kept.
 func TrustFile(homeDir string, env func(string) (string, bool)) string {
-	return UserDirs(runtime.GOOS, homeDir, env).StateFile(trustFileName)
+	return userdirs.For(runtime.GOOS, homeDir, env).StateFile(trustFileName)
 }
 
 // TrustRecord is one trusted file in the record.

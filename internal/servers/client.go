@@ -127,15 +127,6 @@ var logLevels = []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error"
 // severity is the place of level among logLevels; -1 for an unknown one.
 func severity(level mcp.LoggingLevel) int { return slices.Index(logLevels, level) }
 
-// LogLevels lists the levels Options.LogLevel accepts, least severe first.
-func LogLevels() []string {
-	out := make([]string, len(logLevels))
-	for i, l := range logLevels {
-		out[i] = string(l)
-	}
-	return out
-}
-
 // setLogLevel asks a server that offers logging to send the messages of
 // the manager's level and above. A refusal only leaves the server's own
 // choice.

@@ -3,7 +3,10 @@
 // tool) gets "did you mean" instead of a bare "unknown".
 package spell
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Distance is the optimal string alignment distance between a and b, in
 // runes: an insertion, a deletion, a substitution or a swap of two
@@ -55,4 +58,12 @@ func Nearest(names []string, n int, score func(name string) (int, bool)) []strin
 		out = append(out, s.name)
 	}
 	return out
+}
+
+// FoldKey folds the spellings of a key (camelCase, snake_case,
+// kebab-case) into one, so that mcpServers and mcp-servers, or
+// allowed_directories and allowedDirectories, are the same key wherever
+// mcphost reads one.
+func FoldKey(k string) string {
+	return strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(k))
 }

@@ -34,3 +34,11 @@ func TestNearest(t *testing.T) {
 		t.Errorf("names too far were suggested: %q", got)
 	}
 }
+
+func TestFoldKey(t *testing.T) {
+	for _, k := range []string{"mcpServers", "mcp-servers", "mcp_servers", "MCPSERVERS"} {
+		if got := FoldKey(k); got != "mcpservers" {
+			t.Errorf("FoldKey(%q) = %q, want mcpservers", k, got)
+		}
+	}
+}

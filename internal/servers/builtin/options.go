@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/config"
-	"github.com/mcphost/mcphost/internal/configload"
+	"github.com/mcphost/mcphost/internal/spell"
 )
 
 // decodeOptions fills dst, a pointer to an options struct with json tags,
@@ -35,13 +35,13 @@ func decodeOptions(spec config.ServerSpec, dst any) error {
 		if name == "" || name == "-" {
 			continue
 		}
-		known[configload.NormKey(name)] = name
+		known[spell.FoldKey(name)] = name
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	renamed := make(map[string]any, len(spec.Options))
 	for k, v := range spec.Options {
-		name, ok := known[configload.NormKey(k)]
+		name, ok := known[spell.FoldKey(k)]
 		if !ok {
 			if len(names) == 0 {
 				return fail(k, "the %s server takes no options: remove it", spec.Builtin)

@@ -7,7 +7,7 @@ import (
 	"os/exec"
 	"strings"
 
-	"github.com/mcphost/mcphost/internal/configload"
+	"github.com/mcphost/mcphost/internal/shellwords"
 	"github.com/mcphost/mcphost/internal/sysproc"
 )
 
@@ -22,7 +22,7 @@ func OpenBrowser(url string) error {
 	var cmds [][]string
 	if browser := os.Getenv("BROWSER"); strings.TrimSpace(browser) != "" {
 		for _, entry := range strings.Split(browser, string(os.PathListSeparator)) {
-			argv, err := configload.SplitCommand(entry)
+			argv, err := shellwords.Split(entry)
 			if err != nil || len(argv) == 0 {
 				continue
 			}

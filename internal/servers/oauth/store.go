@@ -14,9 +14,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/mcphost/mcphost/internal/userdirs"
 	"golang.org/x/oauth2"
-
-	"github.com/mcphost/mcphost/internal/configload"
 )
 
 // storeFileName is the file of sign-ins in the user's state directory.
@@ -99,7 +98,7 @@ type Store struct {
 // ~/Library/Application Support/mcphost/oauth.json on macOS,
 // %LOCALAPPDATA%\mcphost\oauth.json on Windows).
 func DefaultStore() *Store {
-	return &Store{Path: configload.DefaultUserDirs().StateFile(storeFileName)}
+	return &Store{Path: userdirs.Default().StateFile(storeFileName)}
 }
 
 // List returns every sign-in, by server and resource.
