@@ -13,9 +13,9 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/internal/session"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
@@ -73,8 +73,9 @@ func TestPromptRunsTheToolLoopAndStreamsEvents(t *testing.T) {
 	if last := reqs[1].Messages[len(reqs[1].Messages)-1]; last.Role != "tool" || last.Content != "buy milk" {
 		t.Errorf("second request ends with %+v", last)
 	}
-	want := []string{"runner.ModelCallStarted", "runner.ModelCallFinished", "runner.ToolCallStarted", "runner.ToolCallFinished",
-		"runner.ModelCallStarted", "runner.TextDelta", "runner.TextDelta", "runner.ModelCallFinished", "runner.Finished"}
+	// The events are the host's own types, not the runner's.
+	want := []string{"host.ModelCallStarted", "host.ModelCallFinished", "host.ToolCallStarted", "host.ToolCallFinished",
+		"host.ModelCallStarted", "host.TextDelta", "host.TextDelta", "host.ModelCallFinished", "host.Finished"}
 	if strings.Join(kinds, " ") != strings.Join(want, " ") {
 		t.Errorf("events\n%v, want\n%v", kinds, want)
 	}
@@ -182,9 +183,7 @@ func TestToolsNeedingApprovalAreRefusedWithoutAnAsker(t *testing.T) {
 	mu.Unlock()
 
 	// With an asker that says yes, the same call runs.
-	h.SetAsker(approval.AskerFunc(func(context.Context, approval.Request) (approval.Answer, error) {
-		return approval.Answer{Choice: approval.YesOnce}, nil
-	}))
+	h.SetAsker(yesAsker{})
 	model.Enqueue(write, ollamatest.Reply{Content: "done"})
 	if _, err := h.Prompt(context.Background(), "write"); err != nil {
 		t.Fatal(err)
@@ -337,4 +336,21 @@ func TestCloseIsIdempotentAndEndsServers(t *testing.T) {
 	if _, err := h.CallTool(context.Background(), "fs__list_allowed_directories", nil); !errors.Is(err, host.ErrClosed) {
 		t.Errorf("call after Close: %v", err)
 	}
+}
+
+// yesAsker says yes to every tool call, and asks nothing else.
+type yesAsker struct{ ask.Nobody }
+
+func (yesAsker) ApproveCall(context.Context, ask.CallRequest) (ask.Approval, error) {
+	return ask.Approval{Choice: ask.YesOnce}, nil
+}
+
+// callAsker answers tool calls with approve, and asks nothing else.
+type callAsker struct {
+	ask.Nobody
+	approve func(ask.CallRequest) ask.Approval
+}
+
+func (a callAsker) ApproveCall(_ context.Context, req ask.CallRequest) (ask.Approval, error) {
+	return a.approve(req), nil
 }

@@ -6,18 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/servers/oauth"
 )
-
-// ErrSignIn: a remote server needs an OAuth sign-in (none is stored, the
-// stored one cannot be refreshed, or the server wants more scopes) and
-// the Host had no Options.SignIn to run one; sign in with Login.
-var ErrSignIn = oauth.ErrSignIn
-
-// ErrNoSignIn: Login was asked to sign in to a server that did not ask for
-// a sign-in.
-var ErrNoSignIn = servers.ErrNoSignIn
 
 // SignIn describes a stored OAuth sign-in, without its secrets.
 type SignIn struct {
@@ -56,7 +46,7 @@ func (h *Host) Login(ctx context.Context, name string, signIn func(ctx context.C
 	}
 	rec, err := guard(h, ctx, func(ctx context.Context) (oauth.Record, error) { return h.manager.Login(ctx, name, signIn) })
 	if err != nil {
-		return SignIn{}, err
+		return SignIn{}, hostError(err)
 	}
 	return signInOf(rec), nil
 }

@@ -2,10 +2,12 @@ package approval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/tool"
@@ -247,11 +249,17 @@ func (t *Toolbox) Call(ctx context.Context, name string, args map[string]any) (*
 		return t.run(ctx, rec)
 	}
 	if asker == nil {
-		t.notify(name, server)
-		rec.Outcome = Refused
-		return t.refuse(rec, fmt.Sprintf("Not run: %s needs the user's approval, and no one can be asked in this non-interactive run. The user has been told how to allow it. Do not call it again in this run; continue without it.", name))
+		return t.noOne(rec)
 	}
 	return t.ask(ctx, asker, rec, v)
+}
+
+// noOne refuses a call that needs a person when no one can be asked, and
+// tells the user, once per tool, how to allow it.
+func (t *Toolbox) noOne(rec Record) (*tool.Result, error) {
+	t.notify(rec.Name, rec.Server)
+	rec.Outcome = Refused
+	return t.refuse(rec, fmt.Sprintf("Not run: %s needs the user's approval, and no one can be asked in this non-interactive run. The user has been told how to allow it. Do not call it again in this run; continue without it.", rec.Name))
 }
 
 // ask puts the call to a human, one question at a time.
@@ -289,6 +297,9 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (
 		t.mu.Unlock()
 	}
 	t.askMu.Unlock()
+	if errors.Is(err, ask.ErrNoOne) {
+		return t.noOne(rec)
+	}
 	if err != nil {
 		rec.Outcome, rec.Err = AskedNo, err
 		t.observe(rec)
