@@ -354,3 +354,33 @@ type callAsker struct {
 func (a callAsker) ApproveCall(_ context.Context, req ask.CallRequest) (ask.Approval, error) {
 	return a.approve(req), nil
 }
+
+// The errors of the servers, the runner and the engines reach a program
+// as the Host's own: errors.Is matches host's errors, with the messages
+// the packages underneath wrote, in returned errors and in events alike.
+func TestErrorsUnderneathMatchTheHostsOwn(t *testing.T) {
+	h, model, dir := newHost(t, host.Options{MaxSteps: 1})
+	ctx := context.Background()
+	if _, err := h.CallTool(ctx, "nope__x", nil); !errors.Is(err, host.ErrUnknownTool) || !strings.Contains(err.Error(), `"nope__x"`) {
+		t.Errorf("CallTool of an unknown tool: %v", err)
+	}
+	if _, err := h.GetPrompt(ctx, "nope", nil); !errors.Is(err, host.ErrUnknownPrompt) {
+		t.Errorf("GetPrompt of an unknown prompt: %v", err)
+	}
+	read := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__read_file", map[string]any{"path": filepath.Join(dir, "notes.txt")})}}
+	model.Enqueue(read, ollamatest.Reply{Content: "milk"})
+	var finished error
+	_, err := h.PromptFunc(ctx, "loop", func(ev host.Event) {
+		if f, ok := ev.(host.Finished); ok {
+			finished = f.Err
+		}
+	})
+	if !errors.Is(err, host.ErrMaxSteps) || !errors.Is(finished, host.ErrMaxSteps) || err.Error() != finished.Error() {
+		t.Errorf("turn: %v; Finished: %v", err, finished)
+	}
+	for _, s := range h.Servers() {
+		if s.Name != "fs" || s.State != host.StateReady || s.Transport != config.TransportBuiltin {
+			t.Errorf("server %+v", s)
+		}
+	}
+}

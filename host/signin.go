@@ -34,12 +34,11 @@ func signInOf(r oauth.Record) SignIn {
 }
 
 // Login signs in to the remote server name with OAuth: signIn is given
-// the authorization URL to show the user (and open in a browser, as
-// oauth.OpenBrowser does), and the sign-in waits for the browser to come
+// the authorization URL to show the user (and open in a browser), and the sign-in waits for the browser to come
 // back, five minutes at most (ctx may end it sooner). The server is
 // restarted with the new token and its sign-in is kept for later runs.
 // A server that does not ask for a sign-in is an error matching
-// ErrNoSignIn (it is ready all the same).
+// [ErrNoSignIn] (it is ready all the same).
 func (h *Host) Login(ctx context.Context, name string, signIn func(ctx context.Context, server, url string) error) (SignIn, error) {
 	if signIn == nil {
 		return SignIn{}, errors.New("host.Login needs a function that shows the sign-in's URL")
