@@ -15,7 +15,7 @@ type askerBox struct{ a ask.Asker }
 
 // SetAsker sets who is put the questions for a person from now on
 // (approvals, forms, sampling requests and, on a Host given an Asker in
-// its Options, sign-ins); nil asks no one. See Options.Asker.
+// its Options, sign-ins); nil asks no one. See [Options].Asker.
 func (h *Host) SetAsker(a ask.Asker) {
 	h.asker.Store(&askerBox{a})
 	h.approval.SetAsker(h.approvalAsker(a))

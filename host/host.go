@@ -131,13 +131,14 @@ type Options struct {
 	// ask for while they start or during a call (the sign-in then waits
 	// for the browser to come back, within the server's start or tool
 	// timeout). Nil, and every question an Asker answers with
-	// ask.ErrNoOne, gets the answer of a run without a person: tool calls
-	// that need approval are refused, forms answered as the config's
-	// elicitation setting says (decline by default), sampling requests as
-	// its sampling setting says (deny by default, with a warning), and no
-	// sign-in happens behind the program's back: such a server fails with
-	// an error matching ErrSignIn, and Login signs in. SetAsker changes
-	// it later, but sign-ins are asked only of a Host given an Asker here.
+	// [ask.ErrNoOne] (as [ask.Nobody] does), gets the answer of a run
+	// without a person: tool calls that need approval are refused, forms
+	// answered as the config's elicitation setting says (decline by
+	// default), sampling requests as its sampling setting says (deny by
+	// default, with a warning), and no sign-in happens behind the
+	// program's back: such a server fails with an error matching
+	// [ErrSignIn], and [Host.Login] signs in. [Host.SetAsker] changes it
+	// later, but sign-ins are asked only of a Host given an Asker here.
 	Asker ask.Asker
 	// OnChange is told when a server's tools, prompts or resources
 	// changed while it ran (it said so, and they were listed again); the
