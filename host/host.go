@@ -484,7 +484,7 @@ func (h *Host) start(ctx context.Context) error {
 		news(StartNews{Model: modelName})
 		wg.Go(func() {
 			info, showErr = h.show(ctx, modelName)
-			news(StartNews{Model: modelName, Done: true, Err: showErr})
+			news(StartNews{Model: modelName, Done: true, Err: hostError(showErr)})
 		})
 	}
 	startErrs := h.manager.Start(ctx)
@@ -534,7 +534,7 @@ func (h *Host) serverNews() func(servers.StartNews) {
 		return nil
 	}
 	return func(n servers.StartNews) {
-		on(StartNews{Starting: n.Starting, Server: n.Server, Err: serverError(n.Err)})
+		on(StartNews{Starting: n.Starting, Server: n.Server, Err: hostError(serverError(n.Err))})
 	}
 }
 

@@ -384,3 +384,29 @@ func TestErrorsUnderneathMatchTheHostsOwn(t *testing.T) {
 		}
 	}
 }
+
+// The news of the start carries the host's errors too: a display of it
+// tells a missing model (or a server that needs a sign-in) apart.
+func TestStartNewsErrorsMatchTheHostsOwn(t *testing.T) {
+	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
+	defer model.Close()
+	var (
+		mu   sync.Mutex
+		news []host.StartNews
+	)
+	_, err := host.New(context.Background(), host.Options{Model: "ollama:nope", OllamaHost: model.URL, NoServers: true, IgnoreConfig: true,
+		OnStart: func(n host.StartNews) {
+			mu.Lock()
+			defer mu.Unlock()
+			news = append(news, n)
+		}})
+	if !errors.Is(err, host.ErrModelNotFound) {
+		t.Fatalf("New: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	last := news[len(news)-1]
+	if last.Model != "nope" || !last.Done || !errors.Is(last.Err, host.ErrModelNotFound) {
+		t.Errorf("the last news is %+v", last)
+	}
+}
