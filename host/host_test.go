@@ -410,3 +410,20 @@ func TestStartNewsErrorsMatchTheHostsOwn(t *testing.T) {
 		t.Errorf("the last news is %+v", last)
 	}
 }
+
+// A turn stopped at the step limit is "max_steps" to the Stop hooks, as
+// the runner's error is matched against the host's own ErrMaxSteps.
+func TestStopHookHearsMaxSteps(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "stop.json")
+	settings := &config.Settings{MaxSteps: 1, Hooks: config.Hooks{config.HookStop: {{Commands: []config.HookCommand{{Command: "cat > " + out, Timeout: 10 * time.Second}}}}}}
+	h, model, dir := newHost(t, host.Options{Settings: settings})
+	read := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__read_file", map[string]any{"path": filepath.Join(dir, "notes.txt")})}}
+	model.Enqueue(read, ollamatest.Reply{Content: "milk"})
+	if _, err := h.Prompt(context.Background(), "loop"); !errors.Is(err, host.ErrMaxSteps) {
+		t.Fatalf("Prompt: %v", err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(got), `"stop_reason":"max_steps"`) {
+		t.Errorf("the Stop hook got %s (%v)", got, err)
+	}
+}
