@@ -183,16 +183,17 @@ func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Messa
 	}
 	c.last = lastTurn{in: given, at: c.r.Len()}
 	res, err := c.r.RunMessages(ctx, msgs, c.events(caller, on))
+	err = hostError(err)
 	if hk := c.h.hooks; hk != nil {
 		hk.Stop(context.WithoutCancel(ctx), res.Answer, stopReason(err))
 	}
-	return res, c.h.closedErr(caller, err)
+	return resultOf(res), c.h.closedErr(caller, err)
 }
 
 // events is the path of a turn's events to on: the Host's pipeline, with
 // the turn paused (see History) while on runs, and a turn stopped by
 // Close finished with its error as the turn returns it.
-func (c *Conversation) events(caller context.Context, on func(Event)) func(Event) {
+func (c *Conversation) events(caller context.Context, on func(Event)) func(runner.Event) {
 	if on == nil {
 		return c.h.pipeline(nil)
 	}
@@ -315,7 +316,7 @@ func (c *Conversation) SetModel(ctx context.Context, name string) (provider.Mode
 		return info, err
 	})
 	if err != nil {
-		return info, err
+		return info, hostError(err)
 	}
 	c.turn.Lock()
 	defer c.turn.Unlock()

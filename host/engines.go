@@ -218,7 +218,7 @@ func (h *Host) Models(ctx context.Context) ([]ModelEntry, []EngineStatus, error)
 		for i, m := range models {
 			out[i] = ModelEntry{Engine: h.opts.Provider.Name(), ModelInfo: m}
 		}
-		return out, []EngineStatus{{Name: h.opts.Provider.Name(), Err: err, Models: len(out)}}, nil
+		return out, []EngineStatus{{Name: h.opts.Provider.Name(), Err: hostError(err), Models: len(out)}}, nil
 	}
 	once := &engines{settings: h.settings, warn: h.warn, client: h.client, logRetry: func(b provider.Provider) { setRetry(b, 1, h) }}
 	names := once.listed()
@@ -237,7 +237,7 @@ func (h *Host) Models(ctx context.Context) ([]ModelEntry, []EngineStatus, error)
 					lists[i], err = lister.ListModels(ctx)
 				}
 			}
-			statuses[i].Err, statuses[i].Models = err, len(lists[i])
+			statuses[i].Err, statuses[i].Models = hostError(err), len(lists[i])
 		})
 	}
 	wg.Wait()
@@ -278,14 +278,14 @@ func (h *Host) Pull(ctx context.Context, ref string, progress func(provider.Pull
 	}
 	b, err := h.engines.get(engine)
 	if err != nil {
-		return err
+		return hostError(err)
 	}
 	puller, ok := b.(provider.Puller)
 	if !ok {
-		return &provider.Error{Kind: provider.ErrProvider, Err: errors.ErrUnsupported,
-			Message: fmt.Sprintf("%s cannot pull models: download %s with the engine's own tools", engine, model)}
+		return hostError(&provider.Error{Kind: provider.ErrProvider, Err: errors.ErrUnsupported,
+			Message: fmt.Sprintf("%s cannot pull models: download %s with the engine's own tools", engine, model)})
 	}
-	return puller.Pull(ctx, model, progress)
+	return hostError(puller.Pull(ctx, model, progress))
 }
 
 // CanPull reports whether the engine of a model reference can pull it

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcphost/mcphost/internal/servers"
+	"github.com/mcphost/mcphost/internal/servers/oauth"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
 )
@@ -22,11 +23,11 @@ var (
 	// on a Host that has no model.
 	ErrNoModel = &noModelError{}
 	// ErrModelNotFound: the engine does not have the model.
-	ErrModelNotFound = provider.ErrModelNotFound
+	ErrModelNotFound = errors.New("model not found")
 	// ErrUnreachable: the model's engine did not answer at all.
-	ErrUnreachable = provider.ErrUnreachable
+	ErrUnreachable = errors.New("provider unreachable")
 	// ErrProvider: any other failure the engine reported.
-	ErrProvider = provider.ErrProvider
+	ErrProvider = errors.New("provider error")
 	// ErrPromptBlocked: a UserPromptSubmit hook blocked the prompt; the
 	// error says why. Nothing was sent to the model.
 	ErrPromptBlocked = errors.New("the prompt was blocked by a hook")
@@ -39,20 +40,86 @@ var (
 	// errors.As with *ServerError gives the server's name.
 	ErrServerStart = errors.New("an MCP server could not start")
 	// ErrMaxSteps: the model was still calling tools at the step limit, or
-	// repeated a call (ErrLoop), and was asked for a final answer without
-	// tools; the Result returned with it holds that answer.
-	ErrMaxSteps = runner.ErrMaxSteps
+	// repeated a call ([ErrLoop]), and was asked for a final answer
+	// without tools; the [Result] returned with it holds that answer.
+	ErrMaxSteps = errors.New("stopped after the maximum number of steps")
 	// ErrLoop: the model made the same call with the same arguments
-	// runner.LoopLimit times in a row; errors.Is(err, ErrMaxSteps) is also
-	// true.
-	ErrLoop = runner.ErrLoop
-	// ErrUnknownTool: CallTool was given a name that matches no tool, or
-	// several.
-	ErrUnknownTool = servers.ErrUnknownTool
+	// several times in a row; errors.Is(err, [ErrMaxSteps]) is also true.
+	ErrLoop = errors.New("stopped a repeated tool call")
+	// ErrUnknownTool: [Host.CallTool] was given a name that matches no
+	// tool, or several.
+	ErrUnknownTool = errors.New("unknown tool")
 	// ErrServerUnavailable: the tool's server could not start, exited, or
 	// is disabled.
-	ErrServerUnavailable = servers.ErrServerUnavailable
+	ErrServerUnavailable = errors.New("server unavailable")
+	// ErrUnknownPrompt matches the error of a prompt name no server
+	// offers.
+	ErrUnknownPrompt = errors.New("unknown prompt")
+	// ErrPromptArguments matches the error of a prompt asked for without
+	// an argument it requires.
+	ErrPromptArguments = errors.New("missing prompt arguments")
+	// ErrSignIn: a remote server needs an OAuth sign-in (none is stored,
+	// the stored one cannot be refreshed, or the server wants more
+	// scopes) and no one could be asked to sign in (see [ask.Asker]);
+	// sign in with [Host.Login].
+	ErrSignIn = errors.New("sign-in needed")
+	// ErrNoSignIn: [Host.Login] was asked to sign in to a server that did
+	// not ask for a sign-in.
+	ErrNoSignIn = errors.New("the server did not ask for a sign-in")
 )
+
+// hostError is err as the Host returns it: when it carries an error of
+// the packages the Host is built on that a program may branch on, it is
+// wrapped so that errors.Is matches the Host's own error too. Its message
+// and its chain (errors.As, the other errors.Is) are err's.
+func hostError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var he *matchError
+	if errors.As(err, &he) {
+		return err
+	}
+	for _, m := range errorMatches() {
+		if errors.Is(err, m.inner) {
+			return &matchError{err}
+		}
+	}
+	return err
+}
+
+// errorMatches pairs each error of the Host with the error of the package
+// underneath that it stands for.
+func errorMatches() []struct{ host, inner error } {
+	return []struct{ host, inner error }{
+		{ErrModelNotFound, provider.ErrModelNotFound},
+		{ErrUnreachable, provider.ErrUnreachable},
+		{ErrProvider, provider.ErrProvider},
+		{ErrMaxSteps, runner.ErrMaxSteps},
+		{ErrLoop, runner.ErrLoop},
+		{ErrUnknownTool, servers.ErrUnknownTool},
+		{ErrServerUnavailable, servers.ErrServerUnavailable},
+		{ErrUnknownPrompt, servers.ErrUnknownPrompt},
+		{ErrPromptArguments, servers.ErrPromptArguments},
+		{ErrSignIn, oauth.ErrSignIn},
+		{ErrNoSignIn, servers.ErrNoSignIn},
+	}
+}
+
+// matchError is an error of a package underneath that matches the Host's
+// own errors: see hostError.
+type matchError struct{ err error }
+
+func (e *matchError) Error() string { return e.err.Error() }
+func (e *matchError) Unwrap() error { return e.err }
+func (e *matchError) Is(target error) bool {
+	for _, m := range errorMatches() {
+		if target == m.host {
+			return errors.Is(e.err, m.inner)
+		}
+	}
+	return false
+}
 
 // noModelError is ErrNoModel: a configuration error of its own.
 type noModelError struct{}

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/ollamatest"
 )
 
@@ -150,8 +150,19 @@ func Example_toolsWithoutModel() {
 	// buy milk
 }
 
-// A program that decides itself which tool calls run: here it allows
-// reads and refuses everything else, telling the model why.
+// readOnly is an ask.Asker that decides itself which tool calls run: it
+// allows nothing and tells the model why. Embedding ask.Nobody leaves the
+// other questions (forms, sampling, sign-ins) to the configured answers.
+type readOnly struct{ ask.Nobody }
+
+func (readOnly) ApproveCall(_ context.Context, req ask.CallRequest) (ask.Approval, error) {
+	fmt.Println("asked about", req.Name)
+	return ask.Approval{Choice: ask.No, Reason: "this program only reads"}, nil
+}
+
+// A program that decides itself which tool calls run: here it refuses
+// the calls that need approval (the fs server's reads do not), telling
+// the model why.
 func Example_approval() {
 	model := ollamatest.NewServer(ollamatest.Model{Name: "qwen3:8b"})
 	defer model.Close()
@@ -159,16 +170,12 @@ func Example_approval() {
 		ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{ollamatest.Call("fs__write_file", map[string]any{"path": filepath.Join(exampleDir(), "x.txt"), "content": "x"})}},
 		ollamatest.Reply{Content: "I was not allowed to write the file."},
 	)
-	asker := approval.AskerFunc(func(_ context.Context, req approval.Request) (approval.Answer, error) {
-		fmt.Println("asked about", req.Name)
-		return approval.Answer{Choice: approval.No, Reason: "this program only reads"}, nil
-	})
 
 	ctx := context.Background()
 	h, err := host.New(ctx, host.Options{
 		Model: "ollama:qwen3:8b", OllamaHost: model.URL, IgnoreConfig: true,
 		Servers: []config.ServerSpec{fsServer(exampleDir())},
-		Asker:   asker,
+		Asker:   readOnly{},
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -17,9 +17,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ollama/ollama/api"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/tool"
 )
@@ -197,10 +197,10 @@ func TestAGoToolNeedsApprovalUnlessMarkedReadOnly(t *testing.T) {
 
 	// The person asked is asked about the tool by its name.
 	var asked []string
-	h.SetAsker(approval.AskerFunc(func(_ context.Context, req approval.Request) (approval.Answer, error) {
+	h.SetAsker(callAsker{approve: func(req ask.CallRequest) ask.Approval {
 		asked = append(asked, req.Name+" "+req.Server)
-		return approval.Answer{Choice: approval.YesOnce}, nil
-	}))
+		return ask.Approval{Choice: ask.YesOnce}
+	}})
 	model.Enqueue(call, ollamatest.Reply{Content: "sunny"})
 	if _, err := h.Prompt(context.Background(), "Weather in Oslo?"); err != nil {
 		t.Fatal(err)

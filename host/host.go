@@ -12,14 +12,13 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/internal/configload"
-	"github.com/mcphost/mcphost/internal/elicit"
 	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/internal/guard/audit"
 	"github.com/mcphost/mcphost/internal/guard/hooks"
 	"github.com/mcphost/mcphost/internal/guard/secret"
-	"github.com/mcphost/mcphost/internal/sampling"
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/servers/builtin"
 	"github.com/mcphost/mcphost/internal/servers/oauth"
@@ -125,30 +124,27 @@ type Options struct {
 	// names) to the config's; Yolo allows every tool that is not denied.
 	Allow, Ask, Deny []string
 	Yolo             bool
-	// Asker is asked about tool calls that need approval; nil refuses
-	// them, as a one-shot run does. SetAsker changes it later.
-	Asker approval.Asker
-	// Elicit answers servers' requests for input; nil answers as the
-	// config's elicitation setting says (decline by default).
-	// SetElicitor changes it later.
-	Elicit elicit.Func
-	// Sampling decides servers' requests for a completion by the model
-	// (MCP sampling), which an approved request gets from the current
-	// model; nil decides as the config's sampling setting says (deny by
-	// default, with a warning). SetSampling changes it later.
-	Sampling sampling.Approver
+	// Asker is put everything that needs a person: tool calls that need
+	// approval, servers' forms (MCP elicitation), servers' requests for a
+	// completion by the model (MCP sampling, which an approved request
+	// gets from the current model), and OAuth sign-ins that remote servers
+	// ask for while they start or during a call (the sign-in then waits
+	// for the browser to come back, within the server's start or tool
+	// timeout). Nil, and every question an Asker answers with
+	// [ask.ErrNoOne] (as [ask.Nobody] does), gets the answer of a run
+	// without a person: tool calls that need approval are refused, forms
+	// answered as the config's elicitation setting says (decline by
+	// default), sampling requests as its sampling setting says (deny by
+	// default, with a warning), and no sign-in happens behind the
+	// program's back: such a server fails with an error matching
+	// [ErrSignIn], and [Host.Login] signs in. [Host.SetAsker] changes it
+	// later, but sign-ins are asked only of a Host given an Asker here.
+	Asker ask.Asker
 	// OnChange is told when a server's tools, prompts or resources
 	// changed while it ran (it said so, and they were listed again); the
 	// model is offered the new tools at its next call. SetOnChange
 	// changes it later.
 	OnChange func(ListChange)
-	// SignIn shows the user the URL of an OAuth sign-in that a remote
-	// server asks for while it starts or during a call, and opens it in a
-	// browser (oauth.OpenBrowser does); the sign-in then waits for the
-	// browser to come back, within the server's start or tool timeout.
-	// Nil means no sign-in happens behind the program's back: such a
-	// server fails with an error matching ErrSignIn, and Login signs in.
-	SignIn func(ctx context.Context, server, url string) error
 
 	// Tools are Go functions the model may call besides the servers'
 	// tools, each made by [NewTool]; the model sees each by its own name.
@@ -172,7 +168,9 @@ type Options struct {
 	MaskEvents bool
 	// ClientVersion is the version sent to servers as clientInfo.
 	ClientVersion string
-	// Interactive tells hooks that a person is at the terminal (a chat).
+	// Interactive tells hooks that a person is at the terminal (a chat);
+	// their Notification hooks then hear of each question put to the
+	// Asker.
 	Interactive bool
 	// NoHooks runs none of the configured hooks.
 	NoHooks bool
@@ -228,14 +226,10 @@ type Host struct {
 	startErrs map[string]error
 	approval  *approval.Toolbox
 	audit     *audit.Log
-	// elicitor answers servers' requests for input; SetElicitor swaps it.
-	elicitor atomic.Pointer[elicit.Func]
-	// approver decides sampling requests; onChange hears of list
-	// changes. Set* swap them.
-	approver atomic.Pointer[sampling.Approver]
-	// policyApprover is true while approver is the --sampling setting.
-	policyApprover atomic.Bool
-	onChange       atomic.Pointer[func(ListChange)]
+	// asker is put the questions for a person; SetAsker swaps it.
+	asker atomic.Pointer[askerBox]
+	// onChange hears of list changes; SetOnChange swaps it.
+	onChange atomic.Pointer[func(ListChange)]
 	// current is the model (and its engine) of the conversation that
 	// last chose one: the model that answers servers' sampling requests.
 	current atomic.Pointer[modelChoice]
@@ -313,7 +307,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	if err := h.start(ctx); err != nil {
 		h.Close()
-		return nil, err
+		return nil, hostError(err)
 	}
 	return h, nil
 }
@@ -432,12 +426,7 @@ func (h *Host) start(ctx context.Context) error {
 		}
 		h.audit = log
 	}
-	answer := h.opts.Elicit
-	if answer == nil {
-		answer = elicit.Handler(s.Elicitation, h.warn)
-	}
-	h.elicitor.Store(&answer)
-	h.SetSampling(h.opts.Sampling)
+	h.asker.Store(&askerBox{h.opts.Asker})
 	h.SetOnChange(h.opts.OnChange)
 	logLevel := "warning"
 	if s.Debug {
@@ -459,8 +448,8 @@ func (h *Host) start(ctx context.Context) error {
 		// Tokens join the config's secrets: no output shows them.
 		OnSecret: h.mask.Add,
 	}
-	if h.opts.SignIn != nil {
-		mopts.SignIn = h.opts.SignIn
+	if h.opts.Asker != nil {
+		mopts.SignIn = h.signIn
 	}
 	switch {
 	case s.NoCache:
@@ -495,7 +484,7 @@ func (h *Host) start(ctx context.Context) error {
 		news(StartNews{Model: modelName})
 		wg.Go(func() {
 			info, showErr = h.show(ctx, modelName)
-			news(StartNews{Model: modelName, Done: true, Err: showErr})
+			news(StartNews{Model: modelName, Done: true, Err: hostError(showErr)})
 		})
 	}
 	startErrs := h.manager.Start(ctx)
@@ -545,7 +534,7 @@ func (h *Host) serverNews() func(servers.StartNews) {
 		return nil
 	}
 	return func(n servers.StartNews) {
-		on(StartNews{Starting: n.Starting, Server: n.Server, Err: serverError(n.Err)})
+		on(StartNews{Starting: n.Starting, Server: n.Server, Err: hostError(serverError(n.Err))})
 	}
 }
 
@@ -631,7 +620,7 @@ func (h *Host) newApproval() *approval.Toolbox {
 		Info:    h.toolbox,
 		Builtin: func(server string) bool { return builtins[server] },
 		Notice:  h.warn,
-		Asker:   h.notifying(h.opts.Asker),
+		Asker:   h.approvalAsker(h.opts.Asker),
 	}
 	if h.audit != nil {
 		opts.Observer = h.audit
@@ -660,43 +649,6 @@ func (h *Host) newHooks() *hooks.Runner {
 // the config's models section) over the general ones.
 func (h *Host) samplingFor(model string) provider.Sampling {
 	return h.settings.Sampling.Over(h.settings.ModelSampling[model])
-}
-
-// elicit is the manager's elicitation handler: whoever answers now.
-func (h *Host) elicit(ctx context.Context, req elicit.Request) (elicit.Result, error) {
-	return (*h.elicitor.Load())(ctx, req)
-}
-
-// SetElicitor makes f answer the servers' requests for input from now on;
-// nil goes back to the configured answer.
-func (h *Host) SetElicitor(f elicit.Func) {
-	switch {
-	case f == nil:
-		f = elicit.Handler(h.settings.Elicitation, h.warn)
-	case h.hooks != nil:
-		// Someone is asked: the Notification hooks hear of it first.
-		asked := f
-		f = func(ctx context.Context, req elicit.Request) (elicit.Result, error) {
-			h.hooks.Notification(ctx, fmt.Sprintf("server %s asks for input: %s", req.Server, req.Message))
-			return asked(ctx, req)
-		}
-	}
-	h.elicitor.Store(&f)
-}
-
-// SetAsker sets who is asked about tool calls that need approval; nil
-// refuses them.
-func (h *Host) SetAsker(a approval.Asker) { h.approval.SetAsker(h.notifying(a)) }
-
-// notifying runs the Notification hooks before a question to the user.
-func (h *Host) notifying(a approval.Asker) approval.Asker {
-	if a == nil || h.hooks == nil {
-		return a
-	}
-	return approval.AskerFunc(func(ctx context.Context, req approval.Request) (approval.Answer, error) {
-		h.hooks.Notification(ctx, fmt.Sprintf("mcphost needs your approval to run %s", req.Name))
-		return a.Ask(ctx, req)
-	})
 }
 
 // Settings returns the configuration the Host runs with. It must not be

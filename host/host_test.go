@@ -13,9 +13,9 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/internal/session"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
@@ -73,8 +73,9 @@ func TestPromptRunsTheToolLoopAndStreamsEvents(t *testing.T) {
 	if last := reqs[1].Messages[len(reqs[1].Messages)-1]; last.Role != "tool" || last.Content != "buy milk" {
 		t.Errorf("second request ends with %+v", last)
 	}
-	want := []string{"runner.ModelCallStarted", "runner.ModelCallFinished", "runner.ToolCallStarted", "runner.ToolCallFinished",
-		"runner.ModelCallStarted", "runner.TextDelta", "runner.TextDelta", "runner.ModelCallFinished", "runner.Finished"}
+	// The events are the host's own types, not the runner's.
+	want := []string{"host.ModelCallStarted", "host.ModelCallFinished", "host.ToolCallStarted", "host.ToolCallFinished",
+		"host.ModelCallStarted", "host.TextDelta", "host.TextDelta", "host.ModelCallFinished", "host.Finished"}
 	if strings.Join(kinds, " ") != strings.Join(want, " ") {
 		t.Errorf("events\n%v, want\n%v", kinds, want)
 	}
@@ -182,9 +183,7 @@ func TestToolsNeedingApprovalAreRefusedWithoutAnAsker(t *testing.T) {
 	mu.Unlock()
 
 	// With an asker that says yes, the same call runs.
-	h.SetAsker(approval.AskerFunc(func(context.Context, approval.Request) (approval.Answer, error) {
-		return approval.Answer{Choice: approval.YesOnce}, nil
-	}))
+	h.SetAsker(yesAsker{})
 	model.Enqueue(write, ollamatest.Reply{Content: "done"})
 	if _, err := h.Prompt(context.Background(), "write"); err != nil {
 		t.Fatal(err)
@@ -336,5 +335,95 @@ func TestCloseIsIdempotentAndEndsServers(t *testing.T) {
 	}
 	if _, err := h.CallTool(context.Background(), "fs__list_allowed_directories", nil); !errors.Is(err, host.ErrClosed) {
 		t.Errorf("call after Close: %v", err)
+	}
+}
+
+// yesAsker says yes to every tool call, and asks nothing else.
+type yesAsker struct{ ask.Nobody }
+
+func (yesAsker) ApproveCall(context.Context, ask.CallRequest) (ask.Approval, error) {
+	return ask.Approval{Choice: ask.YesOnce}, nil
+}
+
+// callAsker answers tool calls with approve, and asks nothing else.
+type callAsker struct {
+	ask.Nobody
+	approve func(ask.CallRequest) ask.Approval
+}
+
+func (a callAsker) ApproveCall(_ context.Context, req ask.CallRequest) (ask.Approval, error) {
+	return a.approve(req), nil
+}
+
+// The errors of the servers, the runner and the engines reach a program
+// as the Host's own: errors.Is matches host's errors, with the messages
+// the packages underneath wrote, in returned errors and in events alike.
+func TestErrorsUnderneathMatchTheHostsOwn(t *testing.T) {
+	h, model, dir := newHost(t, host.Options{MaxSteps: 1})
+	ctx := context.Background()
+	if _, err := h.CallTool(ctx, "nope__x", nil); !errors.Is(err, host.ErrUnknownTool) || !strings.Contains(err.Error(), `"nope__x"`) {
+		t.Errorf("CallTool of an unknown tool: %v", err)
+	}
+	if _, err := h.GetPrompt(ctx, "nope", nil); !errors.Is(err, host.ErrUnknownPrompt) {
+		t.Errorf("GetPrompt of an unknown prompt: %v", err)
+	}
+	read := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__read_file", map[string]any{"path": filepath.Join(dir, "notes.txt")})}}
+	model.Enqueue(read, ollamatest.Reply{Content: "milk"})
+	var finished error
+	_, err := h.PromptFunc(ctx, "loop", func(ev host.Event) {
+		if f, ok := ev.(host.Finished); ok {
+			finished = f.Err
+		}
+	})
+	if !errors.Is(err, host.ErrMaxSteps) || !errors.Is(finished, host.ErrMaxSteps) || err.Error() != finished.Error() {
+		t.Errorf("turn: %v; Finished: %v", err, finished)
+	}
+	for _, s := range h.Servers() {
+		if s.Name != "fs" || s.State != host.StateReady || s.Transport != config.TransportBuiltin {
+			t.Errorf("server %+v", s)
+		}
+	}
+}
+
+// The news of the start carries the host's errors too: a display of it
+// tells a missing model (or a server that needs a sign-in) apart.
+func TestStartNewsErrorsMatchTheHostsOwn(t *testing.T) {
+	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
+	defer model.Close()
+	var (
+		mu   sync.Mutex
+		news []host.StartNews
+	)
+	_, err := host.New(context.Background(), host.Options{Model: "ollama:nope", OllamaHost: model.URL, NoServers: true, IgnoreConfig: true,
+		OnStart: func(n host.StartNews) {
+			mu.Lock()
+			defer mu.Unlock()
+			news = append(news, n)
+		}})
+	if !errors.Is(err, host.ErrModelNotFound) {
+		t.Fatalf("New: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	last := news[len(news)-1]
+	if last.Model != "nope" || !last.Done || !errors.Is(last.Err, host.ErrModelNotFound) {
+		t.Errorf("the last news is %+v", last)
+	}
+}
+
+// A turn stopped at the step limit is "max_steps" to the Stop hooks, as
+// the runner's error is matched against the host's own ErrMaxSteps.
+func TestStopHookHearsMaxSteps(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "stop.json")
+	settings := &config.Settings{MaxSteps: 1, Hooks: config.Hooks{config.HookStop: {{Commands: []config.HookCommand{{Command: "cat > " + out, Timeout: 10 * time.Second}}}}}}
+	h, model, dir := newHost(t, host.Options{Settings: settings})
+	read := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__read_file", map[string]any{"path": filepath.Join(dir, "notes.txt")})}}
+	model.Enqueue(read, ollamatest.Reply{Content: "milk"})
+	if _, err := h.Prompt(context.Background(), "loop"); !errors.Is(err, host.ErrMaxSteps) {
+		t.Fatalf("Prompt: %v", err)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(got), `"stop_reason":"max_steps"`) {
+		t.Errorf("the Stop hook got %s (%v)", got, err)
 	}
 }

@@ -48,7 +48,7 @@ func (h *Host) closedErr(caller context.Context, err error) error {
 var errStopped = fmt.Errorf("%w: it stopped this while it ran", ErrClosed)
 
 // guard runs f as one piece of work (see begin) and maps its error with
-// closedErr.
+// closedErr, and to the host's own errors (hostError).
 func guard[T any](h *Host, ctx context.Context, f func(ctx context.Context) (T, error)) (T, error) {
 	work, end, err := h.begin(ctx)
 	if err != nil {
@@ -57,7 +57,7 @@ func guard[T any](h *Host, ctx context.Context, f func(ctx context.Context) (T, 
 	}
 	defer end()
 	v, err := f(work)
-	return v, h.closedErr(ctx, err)
+	return v, hostError(h.closedErr(ctx, err))
 }
 
 // Close stops the Host. New work is refused at once with ErrClosed;

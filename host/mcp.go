@@ -8,26 +8,49 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcphost/mcphost/internal/sampling"
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/tool"
 )
 
-// The parts of MCP beyond tools: prompts, resources, roots and the news
-// of servers' lists.
-type (
-	// PromptInfo is one prompt a server offers; its Name is
-	// "server__prompt".
-	PromptInfo = servers.PromptInfo
-	// ResourceInfo is one resource a server lists.
-	ResourceInfo = servers.ResourceInfo
-	// TemplateInfo is one resource template a server lists.
-	TemplateInfo = servers.TemplateInfo
-	// ListChange says what changed in one server's tools, prompts or
-	// resources while it ran.
-	ListChange = servers.Change
+// PromptInfo is one prompt a server offers.
+type PromptInfo struct {
+	// Name is the prompt's name across servers, "server__prompt", made as
+	// tool names are; Prompt.Name is the server's own.
+	Name   string
+	Server string
+	Prompt tool.Prompt
+}
+
+// ResourceInfo is one resource a server lists.
+type ResourceInfo struct {
+	Server   string
+	Resource tool.ResourceDef
+}
+
+// TemplateInfo is one resource template a server lists.
+type TemplateInfo struct {
+	Server   string
+	Template tool.ResourceTemplate
+}
+
+// ListChange says what changed in one server's tools, prompts or
+// resources while it ran.
+type ListChange struct {
+	Server string
+	// Kind is [ListTools], [ListPrompts] or [ListResources] (resources
+	// and resource templates).
+	Kind string
+	// Added and Removed name what came and went.
+	Added, Removed []string
+}
+
+// The kinds of a [ListChange].
+const (
+	ListTools     = "tools"
+	ListPrompts   = "prompts"
+	ListResources = "resources"
 )
 
 // StartNews is news of a Host's start, for Options.OnStart: the servers
@@ -43,14 +66,6 @@ type StartNews struct {
 	Err      error
 }
 
-// ErrUnknownPrompt matches the error of a prompt name no server offers;
-// ErrPromptArguments the error of a prompt asked for without an argument
-// it requires.
-var (
-	ErrUnknownPrompt   = servers.ErrUnknownPrompt
-	ErrPromptArguments = servers.ErrPromptArguments
-)
-
 // WaitStarting waits until no server is starting without its tools,
 // prompts and resources known (a server started in the background whose
 // lists were not cached), or until ctx ends.
@@ -58,7 +73,14 @@ func (h *Host) WaitStarting(ctx context.Context) { h.manager.WaitStarting(ctx) }
 
 // Prompts lists the prompts of the servers, in config order and then each
 // server's own order (from the cache for servers not started yet).
-func (h *Host) Prompts() []PromptInfo { return h.manager.Prompts() }
+func (h *Host) Prompts() []PromptInfo {
+	ps := h.manager.Prompts()
+	out := make([]PromptInfo, len(ps))
+	for i, p := range ps {
+		out[i] = PromptInfo(p)
+	}
+	return out
+}
 
 // ResolvePrompt returns the full name ("server__prompt") of the prompt
 // name means: the full name, or a prompt's own name when one server alone
@@ -115,10 +137,24 @@ func (h *Host) CompletePrompt(ctx context.Context, name, arg, value string, know
 
 // Resources lists the resources of the servers, in config order and then
 // each server's own order.
-func (h *Host) Resources() []ResourceInfo { return h.manager.Resources() }
+func (h *Host) Resources() []ResourceInfo {
+	rs := h.manager.Resources()
+	out := make([]ResourceInfo, len(rs))
+	for i, r := range rs {
+		out[i] = ResourceInfo(r)
+	}
+	return out
+}
 
 // ResourceTemplates lists the resource templates of the servers.
-func (h *Host) ResourceTemplates() []TemplateInfo { return h.manager.Templates() }
+func (h *Host) ResourceTemplates() []TemplateInfo {
+	ts := h.manager.Templates()
+	out := make([]TemplateInfo, len(ts))
+	for i, t := range ts {
+		out[i] = TemplateInfo(t)
+	}
+	return out
+}
 
 // CompleteResource proposes values for a variable of a resource template
 // that begin with value; known are the variables given already.
@@ -407,18 +443,8 @@ func (h *Host) SetOnChange(f func(ListChange)) {
 }
 
 // changed is the manager's OnChange: whoever listens now.
-func (h *Host) changed(c ListChange) {
+func (h *Host) changed(c servers.Change) {
 	if f := h.onChange.Load(); f != nil && *f != nil {
-		(*f)(c)
+		(*f)(ListChange(c))
 	}
-}
-
-// SetSampling makes a decide the servers' requests for a completion by
-// the model from now on; nil goes back to the configured answer.
-func (h *Host) SetSampling(a sampling.Approver) {
-	h.policyApprover.Store(a == nil)
-	if a == nil {
-		a = sampling.Policy(h.settings.ServerSampling, h.warn)
-	}
-	h.approver.Store(&a)
 }

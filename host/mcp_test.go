@@ -8,9 +8,9 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/sampling"
 	"github.com/mcphost/mcphost/mcptest"
 	"github.com/mcphost/mcphost/ollamatest"
 )
@@ -20,17 +20,16 @@ import (
 func TestLibraryPromptsResourcesProgressAndSampling(t *testing.T) {
 	var (
 		mu    sync.Mutex
-		asked []sampling.Request
+		asked []ask.SamplingRequest
 	)
 	h, model, _ := newHost(t, host.Options{
 		Servers: []config.ServerSpec{mcptest.EverythingSpec(t, "everything")},
 		Allow:   []string{"everything__*"},
-		Sampling: func(_ context.Context, req sampling.Request) (bool, error) {
+		Asker: samplingAsker{seen: func(req ask.SamplingRequest) {
 			mu.Lock()
 			defer mu.Unlock()
 			asked = append(asked, req)
-			return true, nil
-		},
+		}},
 	})
 	ctx := context.Background()
 
@@ -73,4 +72,16 @@ func TestLibraryPromptsResourcesProgressAndSampling(t *testing.T) {
 	if got := answer.ToolCalls[1].Output; !strings.Contains(got, `"text": "hi"`) {
 		t.Errorf("the sampling tool returned %q", got)
 	}
+}
+
+// samplingAsker approves every sampling request, telling seen of it, and
+// asks nothing else: the rest is Nobody's.
+type samplingAsker struct {
+	ask.Nobody
+	seen func(ask.SamplingRequest)
+}
+
+func (a samplingAsker) ApproveSampling(_ context.Context, req ask.SamplingRequest) (bool, error) {
+	a.seen(req)
+	return true, nil
 }

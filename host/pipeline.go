@@ -4,13 +4,20 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+
+	"github.com/mcphost/mcphost/runner"
 )
 
-// pipeline is the one path every event of a turn takes: the debug log,
-// then (with MaskEvents) the masking of the config's secrets, then on.
-func (h *Host) pipeline(on func(Event)) func(Event) {
+// pipeline is the one path every event of a turn takes: from the
+// runner's event to the host's, then the debug log, then (with
+// MaskEvents) the masking of the config's secrets, then on.
+func (h *Host) pipeline(on func(Event)) func(runner.Event) {
 	debug := h.logger.Enabled(context.Background(), slog.LevelDebug)
-	return func(ev Event) {
+	return func(rev runner.Event) {
+		ev := eventOf(rev)
+		if ev == nil {
+			return
+		}
 		if debug {
 			logEvent(h.logger, ev)
 		}
@@ -87,4 +94,56 @@ func logEvent(l *slog.Logger, ev Event) {
 		l.Debug("tools selected", "step", ev.Step, "offered", len(ev.Offered), "of", ev.Total, "estimated_tokens", ev.Tokens,
 			"budget_tokens", ev.Budget, "ranker", ev.Ranker, "tools", strings.Join(offered, ", "))
 	}
+}
+
+// eventOf is the host's event for one of the runner's. The types have the
+// same fields, so a plain conversion copies them, and the compiler says
+// when the two drift apart. It is nil for an event the host does not know.
+func eventOf(ev runner.Event) Event {
+	switch e := ev.(type) {
+	case runner.TextDelta:
+		return TextDelta(e)
+	case runner.ThinkingDelta:
+		return ThinkingDelta(e)
+	case runner.ModelCallStarted:
+		return ModelCallStarted(e)
+	case runner.ModelCallFinished:
+		return ModelCallFinished(e)
+	case runner.ToolCallStarted:
+		return ToolCallStarted(e)
+	case runner.ToolCallFinished:
+		return ToolCallFinished(e)
+	case runner.ToolProgress:
+		return ToolProgress(e)
+	case runner.ToolCallApproved:
+		return ToolCallApproved(e)
+	case runner.ToolCallRepaired:
+		return ToolCallRepaired(e)
+	case runner.ToolCallRejected:
+		return ToolCallRejected(e)
+	case runner.HistoryTrimmed:
+		return HistoryTrimmed(e)
+	case runner.FinalAnswerRequested:
+		return FinalAnswerRequested(e)
+	case runner.ToolsSelected:
+		return ToolsSelected(e)
+	case runner.Warning:
+		return Warning(e)
+	case runner.Finished:
+		return Finished{Result: resultOf(e.Result), Err: hostError(e.Err)}
+	}
+	return nil
+}
+
+// resultOf is the host's Result for the runner's.
+func resultOf(r runner.Result) Result {
+	var calls []ToolCallFinished
+	if r.ToolCalls != nil {
+		calls = make([]ToolCallFinished, len(r.ToolCalls))
+		for i, c := range r.ToolCalls {
+			calls[i] = ToolCallFinished(c)
+		}
+	}
+	return Result{Answer: r.Answer, Steps: r.Steps, ToolCalls: calls, Usage: r.Usage,
+		Recovered: r.Recovered, Repaired: r.Repaired, Rejected: r.Rejected}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/internal/sampling"
 	"github.com/mcphost/mcphost/provider"
@@ -49,19 +50,27 @@ func (h *Host) sample(ctx context.Context, req sampling.Request) (res sampling.R
 		h.warn(fmt.Sprintf("server %q asked the model for a completion, and this run has no model", req.Server))
 		return res, fmt.Errorf("%w: mcphost runs without a model here", sampling.ErrDenied)
 	}
-	decide := *h.approver.Load()
-	ok, err := decide(ctx, req)
+	// The Asker decides, else (no one to ask) the sampling setting.
+	var ok bool
+	policy := true
+	if a := h.currentAsker(); a != nil {
+		ok, err = a.ApproveSampling(ctx, req)
+		policy = errors.Is(err, ask.ErrNoOne)
+	}
+	if policy {
+		ok, err = sampling.Policy(h.settings.ServerSampling, h.warn)(ctx, req)
+	}
 	switch {
 	case err != nil:
 		return res, fmt.Errorf("%w: %w", sampling.ErrDenied, err)
-	case !ok && h.isPolicy():
+	case !ok && policy:
 		return res, fmt.Errorf("%w: mcphost runs with --sampling deny", sampling.ErrDenied)
 	case !ok:
 		rec.Outcome = approval.AskedNo
 		return res, fmt.Errorf("%w by the user", sampling.ErrDenied)
 	}
 	rec.Outcome = approval.Allowed
-	if !h.isPolicy() {
+	if !policy {
 		rec.Outcome = approval.AskedYes
 	}
 	backend, model := h.backend, h.model
@@ -109,12 +118,6 @@ func (h *Host) sample(ctx context.Context, req sampling.Request) (res sampling.R
 		stop = "maxTokens"
 	}
 	return sampling.Result{Text: resp.Message.Content, Model: model.Name, StopReason: stop}, nil
-}
-
-// isPolicy reports whether sampling requests are decided by the
-// --sampling setting rather than by a person.
-func (h *Host) isPolicy() bool {
-	return h.policyApprover.Load()
 }
 
 // samplingArgs is what the audit log keeps of a request: its size and

@@ -6,18 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/servers/oauth"
 )
-
-// ErrSignIn: a remote server needs an OAuth sign-in (none is stored, the
-// stored one cannot be refreshed, or the server wants more scopes) and
-// the Host had no Options.SignIn to run one; sign in with Login.
-var ErrSignIn = oauth.ErrSignIn
-
-// ErrNoSignIn: Login was asked to sign in to a server that did not ask for
-// a sign-in.
-var ErrNoSignIn = servers.ErrNoSignIn
 
 // SignIn describes a stored OAuth sign-in, without its secrets.
 type SignIn struct {
@@ -44,19 +34,18 @@ func signInOf(r oauth.Record) SignIn {
 }
 
 // Login signs in to the remote server name with OAuth: signIn is given
-// the authorization URL to show the user (and open in a browser, as
-// oauth.OpenBrowser does), and the sign-in waits for the browser to come
+// the authorization URL to show the user (and open in a browser), and the sign-in waits for the browser to come
 // back, five minutes at most (ctx may end it sooner). The server is
 // restarted with the new token and its sign-in is kept for later runs.
 // A server that does not ask for a sign-in is an error matching
-// ErrNoSignIn (it is ready all the same).
+// [ErrNoSignIn] (it is ready all the same).
 func (h *Host) Login(ctx context.Context, name string, signIn func(ctx context.Context, server, url string) error) (SignIn, error) {
 	if signIn == nil {
 		return SignIn{}, errors.New("host.Login needs a function that shows the sign-in's URL")
 	}
 	rec, err := guard(h, ctx, func(ctx context.Context) (oauth.Record, error) { return h.manager.Login(ctx, name, signIn) })
 	if err != nil {
-		return SignIn{}, err
+		return SignIn{}, hostError(err)
 	}
 	return signInOf(rec), nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/internal/budget"
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/toolcall"
@@ -15,7 +17,27 @@ import (
 
 // ServerInfo is the state of one configured MCP server.
 type ServerInfo struct {
-	servers.ServerStatus
+	Name  string
+	State ServerState
+	// Err is why the server failed, or why it is restarting; nil
+	// otherwise.
+	Err       error
+	Transport config.Transport
+	// ToolCount is how many tools the model is offered, after filtering.
+	ToolCount int
+	// PID is the stdio server's process; 0 otherwise.
+	PID int
+	// StartedAt is when the last start began, zero if none did; Ready
+	// how long that start took.
+	StartedAt time.Time
+	Ready     time.Duration
+	// Restarts counts the automatic restarts so far; NextRestart is when
+	// a restarting server will be started again.
+	Restarts    int
+	NextRestart time.Time
+	// Cached is true while the tools are the cached list of an earlier
+	// run, not yet confirmed by the server itself.
+	Cached bool
 	// Tokens estimates what the server's tools cost in every model
 	// request (their declarations as the model is sent them).
 	Tokens int
@@ -36,10 +58,15 @@ func (h *Host) Servers() []ServerInfo {
 	statuses := h.manager.Status()
 	out := make([]ServerInfo, len(statuses))
 	for i, st := range statuses {
-		out[i] = ServerInfo{ServerStatus: st, StartErr: h.startErrs[st.Name]}
+		out[i] = ServerInfo{
+			Name: st.Name, State: ServerState(st.State), Err: hostError(st.Err), Transport: st.Transport,
+			ToolCount: st.ToolCount, PID: st.PID, StartedAt: st.StartedAt, Ready: st.Ready,
+			Restarts: st.Restarts, NextRestart: st.NextRestart, Cached: st.Cached,
+			StartErr: hostError(h.startErrs[st.Name]),
+		}
 		if err := serverError(st.Err); out[i].StartErr == nil && errors.Is(err, ErrServerStart) {
 			// A server started lazily, at its first call.
-			out[i].StartErr = err
+			out[i].StartErr = hostError(err)
 		}
 		if st.State == servers.StateReady || st.State == servers.StateIdle {
 			out[i].Tokens = tokens[st.Name]
@@ -135,6 +162,27 @@ func (h *Host) CallTool(ctx context.Context, name string, args map[string]any) (
 		return res, serverError(err)
 	})
 }
+
+// ServerState is the state of a server.
+type ServerState string
+
+// The states of a server.
+const (
+	// StateIdle: not started; its tools are known from the cache.
+	StateIdle ServerState = "idle"
+	// StateStarting: starting, or restarting on request.
+	StateStarting ServerState = "starting"
+	// StateReady: connected, tools listed, callable.
+	StateReady ServerState = "ready"
+	// StateRestarting: exited; it will be started again.
+	StateRestarting ServerState = "restarting"
+	// StateFailed: did not start, or exited for good.
+	StateFailed ServerState = "failed"
+	// StateDisabled: disabled in the config or by [Host.DisableServer].
+	StateDisabled ServerState = "disabled"
+	// StateClosed: shut down by [Host.Close].
+	StateClosed ServerState = "closed"
+)
 
 // ServerLogs returns the last lines a server wrote to stderr (and the
 // lines of its stdout that were not MCP), oldest first.

@@ -134,7 +134,7 @@ func (c *Conversation) compact(ctx context.Context, keep int) (Compacted, error)
 		Sampling: c.r.Sampling(),
 	}, nil)
 	if err != nil {
-		return Compacted{}, fmt.Errorf("summarising the conversation: %w", err)
+		return Compacted{}, hostError(fmt.Errorf("summarising the conversation: %w", err))
 	}
 	summary := strings.TrimSpace(resp.Message.Content)
 	if summary == "" {

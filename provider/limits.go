@@ -10,7 +10,7 @@ import (
 	"github.com/mcphost/mcphost/internal/termtext"
 )
 
-// Defaults of Limits. A reply of 8 MiB is some two million tokens, far
+// Defaults of [Limits]. A reply of 8 MiB is some two million tokens, far
 // past any context window; five minutes of silence is longer than a large
 // model takes to load.
 const (
@@ -20,7 +20,7 @@ const (
 
 // Limits bound one model call, whatever the engine, so that a model (or
 // an endpoint) that streams without end or stops answering cannot hold the
-// run, or its memory, forever. Backends enforce them with a Meter.
+// run, or its memory, forever. Backends enforce them with a [Meter].
 type Limits struct {
 	// MaxReplyBytes caps the reply: its text, its thinking and the
 	// arguments of its tool calls together. 0 means DefaultMaxReplyBytes.
@@ -40,14 +40,14 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// The reasons a Meter ends a call, for errors.Is; the *Error returned
+// The reasons a [Meter] ends a call, for errors.Is; the *[Error] returned
 // has Kind ErrProvider.
 var (
 	ErrReplyTooLarge = errors.New("the model's reply is too large")
 	ErrIdle          = errors.New("the model stopped answering")
 )
 
-// Meter enforces Limits on one model call. Watch starts it with the
+// Meter enforces [Limits] on one model call. Watch starts it with the
 // context the call must use; the backend tells it of every piece of the
 // reply it receives (Add), and once the call is over asks it (Err) whether
 // a limit ended the call.
@@ -61,7 +61,7 @@ type Meter struct {
 	reason error // the limit that ended the call, if any
 }
 
-// Watch starts a Meter for one call under ctx. The returned context ends
+// Watch starts a [Meter] for one call under ctx. The returned context ends
 // when a limit is passed; the call must use it. Stop must be called when
 // the call is over.
 func (l Limits) Watch(ctx context.Context) (context.Context, *Meter) {

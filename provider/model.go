@@ -22,13 +22,13 @@ var ErrUnknownEngine = errors.New("unknown engine")
 
 // ParseModel splits a model reference such as "ollama:qwen3:8b" or
 // "llamacpp:qwen3" into the engine's name and the model name the engine
-// understands. It knows the engines of Engines; ParseModelWith also
+// understands. It knows the engines of [Engines]; [ParseModelWith] also
 // knows engines named in config files.
 func ParseModel(ref string) (engine, model string, err error) {
 	return ParseModelWith(ref, nil)
 }
 
-// ParseModelWith is ParseModel for a configuration that names more
+// ParseModelWith is [ParseModel] for a configuration that names more
 // engines (a config file's "providers:"), matched without regard to case.
 //
 // "ENGINE:MODEL" names the engine; an engine whose row says Slash (Ollama)

@@ -1,7 +1,7 @@
 // Package provider defines the neutral conversation types the runner speaks
-// (messages, tool calls, tool declarations, token usage) and the small
-// Provider interface a model backend implements, with the optional Lister
-// and Puller. Backends live in subpackages (provider/ollama, and
+// ([Message], [ToolCall], [Tool] declarations, [Usage]) and the small
+// [Provider] interface a model backend implements, with the optional
+// [Lister], [Puller] and [Embedder]. Backends live in subpackages (provider/ollama, and
 // provider/openai for every OpenAI-compatible engine); the runner never
 // sees their wire types. Engines is the one table of the engines a model
 // reference may name ("ollama:qwen3:8b", "llamacpp:MODEL"): their names,
@@ -190,12 +190,12 @@ func (m ModelInfo) Has(capability string) bool { return slices.Contains(m.Capabi
 type Provider interface {
 	// Name is the prefix users write in model references ("ollama").
 	Name() string
-	// Show describes a model, or returns an *Error of kind ErrModelNotFound
+	// Show describes a model, or returns an *[Error] of kind ErrModelNotFound
 	// or ErrUnreachable.
 	Show(ctx context.Context, model string) (ModelInfo, error)
 	// Chat runs one model call. onDelta, when not nil, receives the output
-	// as it streams; the returned Response holds all of it. A call that
-	// passes req.Limits fails with an *Error wrapping ErrReplyTooLarge or
+	// as it streams; the returned [Response] holds all of it. A call that
+	// passes req.Limits fails with an *[Error] wrapping ErrReplyTooLarge or
 	// ErrIdle.
 	Chat(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
 }
@@ -222,7 +222,7 @@ type PullProgress struct {
 // (Ollama's /api/pull).
 type Puller interface {
 	// Pull downloads model, calling progress (which may be nil) as it
-	// goes. It returns an *Error worded for the user.
+	// goes. It returns an *[Error] worded for the user.
 	Pull(ctx context.Context, model string, progress func(PullProgress)) error
 }
 
@@ -252,7 +252,7 @@ func (e *Error) Is(target error) bool { return target == e.Kind }
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Embedder is a Provider that can also embed texts with an embedding
+// Embedder is a [Provider] that can also embed texts with an embedding
 // model: one vector per text, in order, whose cosine similarities say how
 // close the texts' meanings are.
 type Embedder interface {

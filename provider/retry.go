@@ -35,7 +35,7 @@ func DefaultRetry() Retry {
 	return Retry{Attempts: 4, Delay: 500 * time.Millisecond, MaxDelay: 4 * time.Second}
 }
 
-// LoggedRetry is DefaultRetry with every retry logged to l at debug level,
+// LoggedRetry is [DefaultRetry] with every retry logged to l at debug level,
 // so --debug shows why an answer is slow to start.
 func LoggedRetry(l *slog.Logger) Retry {
 	r := DefaultRetry()
@@ -49,7 +49,7 @@ func LoggedRetry(l *slog.Logger) Retry {
 // up, waiting between attempts as r says. try reports whether the user
 // already saw part of the answer, which forbids a retry; retryable says
 // whether a raw failure is worth another try. The error returned is worded
-// by wrap and, when it is an *Error after more than one try, says how many.
+// by wrap and, when it is an *[Error] after more than one try, says how many.
 func (r Retry) Do(ctx context.Context, try func() (shown bool, err error), retryable func(error) bool, wrap func(error) error) error {
 	attempts := max(r.Attempts, 1)
 	wait := r.Delay

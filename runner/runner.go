@@ -79,6 +79,17 @@ type Toolbox interface {
 	Lookup(name string) (server, tool string, ok bool)
 }
 
+// ApprovalToolbox is a Toolbox that may hold a call for a person's
+// approval (mcphost's approval layer is one). The runner calls
+// CallApproved instead of Call; approved is called, on the calling
+// goroutine, when a held call is allowed and about to run, and the runner
+// then sends ToolCallApproved and times the call from there, so that the
+// time the person took to answer is not the tool's.
+type ApprovalToolbox interface {
+	Toolbox
+	CallApproved(ctx context.Context, name string, args map[string]any, approved func()) (*tool.Result, error)
+}
+
 // ToolCall is a tool call as the runner dispatched it.
 type ToolCall = provider.ToolCall
 
@@ -636,11 +647,10 @@ func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event
 					// Nor is the wait for the user's approval: the call
 					// is timed from the answer. The approval layer calls
 					// this on this goroutine, inside callOne.
-					pctx = tool.WithApproved(pctx, func() {
+					content = r.callOne(pctx, d.call, func() {
 						start = time.Now()
 						send(ToolCallApproved{Call: d.call, Server: d.server, Tool: d.tool})
 					})
-					content = r.callOne(pctx, d.call)
 					<-slots
 				case <-ctx.Done():
 					content = ToolOutput{Text: "the call was cancelled by the user", IsError: true}
@@ -669,8 +679,14 @@ func (r *Runner) callTools(ctx context.Context, plan []dispatch, emit func(Event
 	return out
 }
 
-func (r *Runner) callOne(ctx context.Context, call provider.ToolCall) ToolOutput {
-	result, err := r.tools.Call(ctx, call.Name, call.Arguments)
+func (r *Runner) callOne(ctx context.Context, call provider.ToolCall, approved func()) ToolOutput {
+	var result *tool.Result
+	var err error
+	if at, ok := r.tools.(ApprovalToolbox); ok {
+		result, err = at.CallApproved(ctx, call.Name, call.Arguments, approved)
+	} else {
+		result, err = r.tools.Call(ctx, call.Name, call.Arguments)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ToolOutput{Text: "the call was cancelled by the user", IsError: true}

@@ -29,7 +29,7 @@ func WithProgress(ctx context.Context, f ProgressFunc) context.Context {
 	return context.WithValue(ctx, progressKey{}, f)
 }
 
-// ProgressOf returns the ProgressFunc of ctx, nil when it has none.
+// ProgressOf returns the [ProgressFunc] of ctx, nil when it has none.
 func ProgressOf(ctx context.Context) ProgressFunc {
 	f, _ := ctx.Value(progressKey{}).(ProgressFunc)
 	return f

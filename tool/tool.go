@@ -1,8 +1,10 @@
 // Package tool holds the neutral types of what MCP servers offer and
-// return: a tool's definition with its annotations, and the result of a
-// call. Package servers builds them from the go-sdk's types, once, so that
-// nothing above it (runner, approval, audit, the host and the renderers)
-// depends on the SDK or walks MCP content blocks itself.
+// return: a tool's definition ([Def]) with its [Annotations], the
+// [Result] of a call and its [Content], and the prompts and resources a
+// server lists. mcphost builds them from the go-sdk's types, once, so
+// that nothing above (the runner, the approval layer, the audit log, the
+// host and the renderers) depends on the SDK or walks MCP content blocks
+// itself.
 package tool
 
 import (

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/internal/ui"
@@ -19,11 +20,11 @@ import (
 // with a note of what is between.
 const askRows = 16
 
-// Ask asks the user about a tool call that needs approval, in the middle of
+// ApproveCall asks the user about a tool call that needs approval, in the middle of
 // a turn: it shows the server, the tool and the arguments, and takes one
 // key: y (yes once), a (yes for this tool this session), n (no), r (no, and
 // a typed reason the model is told), or v (show long arguments in full).
-// Ctrl-C cancels the turn. Chat implements approval.Asker with it.
+// Ctrl-C cancels the turn. It is the chat's answer to ask.Asker's approval question.
 //
 // The arguments are the model's and may be hostile: each is drawn on rows
 // of its own behind a mark, with newlines, tabs and control characters
@@ -31,7 +32,7 @@ const askRows = 16
 // approval.FormatEdits, keeps the same marks), so no value can
 // draw a question of its own; and the tool is named again next to the
 // keys, in case a long value pushed the header off screen.
-func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
+func (c *Chat) ApproveCall(ctx context.Context, req ask.CallRequest) (ask.Approval, error) {
 	c.pauseTurn()
 	// The keys are the question's until it is answered, not typed ahead.
 	defer c.holdInput()()
@@ -69,28 +70,28 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 		key, err := c.readKey(ctx)
 		if err != nil {
 			fmt.Fprintln(w)
-			return approval.Answer{}, err
+			return ask.Approval{}, err
 		}
 		switch key {
 		case 'y', 'Y':
 			fmt.Fprintln(w, "yes")
 			approved = true
-			return approval.Answer{Choice: approval.YesOnce}, nil
+			return ask.Approval{Choice: ask.YesOnce}, nil
 		case 'a', 'A':
 			fmt.Fprintf(w, "yes, %s is allowed for this session\n", termtext.Line(req.Name))
 			approved = true
-			return approval.Answer{Choice: approval.YesSession}, nil
+			return ask.Approval{Choice: ask.YesSession}, nil
 		case 'n', 'N':
 			fmt.Fprintln(w, "no")
-			return approval.Answer{Choice: approval.No}, nil
+			return ask.Approval{Choice: ask.No}, nil
 		case 'r', 'R':
 			fmt.Fprint(w, "no; why? ")
 			reason, err := c.readReason(ctx)
 			if err != nil {
 				fmt.Fprintln(w)
-				return approval.Answer{}, err
+				return ask.Approval{}, err
 			}
-			return approval.Answer{Choice: approval.No, Reason: reason}, nil
+			return ask.Approval{Choice: ask.No, Reason: reason}, nil
 		case 'v', 'V':
 			if shown != full {
 				fmt.Fprintf(w, "\n%s\n%s", indent(full, "    "), question)
@@ -101,7 +102,7 @@ func (c *Chat) Ask(ctx context.Context, req approval.Request) (approval.Answer, 
 			cancel := c.cancelTurn
 			c.mu.Unlock()
 			cancel()
-			return approval.Answer{}, context.Canceled
+			return ask.Approval{}, context.Canceled
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcphost/mcphost/internal/guard/approval"
+	"github.com/mcphost/mcphost/ask"
 )
 
 // TestAskShowsAnEditAsAColouredDiff: removed lines red, added lines
@@ -24,9 +24,9 @@ func TestAskShowsAnEditAsAColouredDiff(t *testing.T) {
 	defer w.Close()
 	c.opts.In = r
 	w.WriteString("y")
-	ans, err := c.Ask(context.Background(), approval.Request{Name: "fs__edit_file", Server: "fs", Tool: "edit_file",
+	ans, err := c.ApproveCall(context.Background(), ask.CallRequest{Name: "fs__edit_file", Server: "fs", Tool: "edit_file",
 		Arguments: map[string]any{"path": "a.txt", "edits": []any{map[string]any{"oldText": "old line", "newText": "new\tline"}}}})
-	if err != nil || ans.Choice != approval.YesOnce {
+	if err != nil || ans.Choice != ask.YesOnce {
 		t.Fatalf("answer %+v, err %v", ans, err)
 	}
 	shown := out.String()

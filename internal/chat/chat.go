@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/session"
 	"github.com/mcphost/mcphost/internal/ui"
@@ -59,7 +60,9 @@ type Options struct {
 	Session *session.Lock
 }
 
-// Chat is one interactive session.
+// Chat is one interactive session. It is the person the host asks
+// (ask.Asker): approvals, forms and sampling requests are put to the user
+// in the terminal.
 type Chat struct {
 	opts    Options
 	history *History
@@ -91,6 +94,8 @@ type Chat struct {
 	// Tab; nil until then.
 	models []host.ModelEntry
 }
+
+var _ ask.Asker = (*Chat)(nil)
 
 // New returns a chat; Run starts it.
 func New(opts Options) *Chat {

@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/session"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/internal/ui"
@@ -422,9 +421,9 @@ func (c *Chat) serversLine() string {
 	for _, s := range c.statuses() {
 		total++
 		switch s.State {
-		case servers.StateReady:
+		case host.StateReady:
 			ready++
-		case servers.StateStarting:
+		case host.StateStarting:
 			starting++
 		}
 	}
@@ -445,7 +444,7 @@ func (c *Chat) serversLine() string {
 func (c *Chat) needSignIn() []string {
 	var names []string
 	for _, s := range c.statuses() {
-		if s.State != servers.StateReady && (errors.Is(s.Err, host.ErrSignIn) || errors.Is(s.StartErr, host.ErrSignIn)) {
+		if s.State != host.StateReady && (errors.Is(s.Err, host.ErrSignIn) || errors.Is(s.StartErr, host.ErrSignIn)) {
 			names = append(names, termtext.Line(s.Name))
 		}
 	}

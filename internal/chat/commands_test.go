@@ -13,11 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/elicit"
-	"github.com/mcphost/mcphost/internal/guard/approval"
-	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/provider/ollama"
@@ -41,7 +39,7 @@ func (f *fakeHost) DisableServer(name string) error {
 	f.disabled = append(f.disabled, name)
 	for i := range f.status {
 		if f.status[i].Name == name {
-			f.status[i].State = servers.StateDisabled
+			f.status[i].State = host.StateDisabled
 		}
 	}
 	return nil
@@ -66,9 +64,9 @@ func newTestChat(t *testing.T) (*Chat, *bytes.Buffer, *fakeHost, *ollamatest.Ser
 	t.Helper()
 	srv := &fakeHost{
 		status: []host.ServerInfo{
-			{ServerStatus: servers.ServerStatus{Name: "everything", State: servers.StateReady, Transport: config.TransportStdio, ToolCount: 2, PID: 4242, StartedAt: time.Now().Add(-time.Minute)}},
-			{ServerStatus: servers.ServerStatus{Name: "files", State: servers.StateReady, Transport: config.TransportHTTP, ToolCount: 1, StartedAt: time.Now()}},
-			{ServerStatus: servers.ServerStatus{Name: "broken", State: servers.StateFailed, Transport: config.TransportStdio, Err: errors.New(`server "broken" exited during start: cannot open database`)}},
+			{Name: "everything", State: host.StateReady, Transport: config.TransportStdio, ToolCount: 2, PID: 4242, StartedAt: time.Now().Add(-time.Minute)},
+			{Name: "files", State: host.StateReady, Transport: config.TransportHTTP, ToolCount: 1, StartedAt: time.Now()},
+			{Name: "broken", State: host.StateFailed, Transport: config.TransportStdio, Err: errors.New(`server "broken" exited during start: cannot open database`)},
 		},
 		logs: map[string][]string{"everything": {"Starting default (STDIO) server...", "\x1b[31mred\x1b[0m"}},
 	}
@@ -256,13 +254,13 @@ func TestComplete(t *testing.T) {
 func TestAskTakesOneKeyAndAReason(t *testing.T) {
 	tests := []struct {
 		input  string
-		choice approval.Choice
+		choice ask.Choice
 		reason string
 	}{
-		{"y", approval.YesOnce, ""},
-		{"a", approval.YesSession, ""},
-		{"x n", approval.No, ""},
-		{"rnot on main, use a branch\n", approval.No, "not on main, use a branch"},
+		{"y", ask.YesOnce, ""},
+		{"a", ask.YesSession, ""},
+		{"x n", ask.No, ""},
+		{"rnot on main, use a branch\n", ask.No, "not on main, use a branch"},
 	}
 	for _, tt := range tests {
 		c, out, _, _ := newTestChat(t)
@@ -272,7 +270,7 @@ func TestAskTakesOneKeyAndAReason(t *testing.T) {
 		}
 		c.opts.In = r
 		w.WriteString(tt.input)
-		ans, err := c.Ask(context.Background(), approval.Request{Name: "fs__write_file", Server: "fs", Tool: "write_file",
+		ans, err := c.ApproveCall(context.Background(), ask.CallRequest{Name: "fs__write_file", Server: "fs", Tool: "write_file",
 			Arguments: map[string]any{"path": "notes.txt", "content": "hello\x1b[31m"}})
 		r.Close()
 		w.Close()
@@ -303,9 +301,9 @@ func TestAskFoldsLongValuesAndShowsThemOnV(t *testing.T) {
 	for i := range 40 {
 		lines = append(lines, fmt.Sprintf("echo step %02d", i))
 	}
-	ans, err := c.Ask(context.Background(), approval.Request{Name: "sh__run", Server: "sh", Tool: "run",
+	ans, err := c.ApproveCall(context.Background(), ask.CallRequest{Name: "sh__run", Server: "sh", Tool: "run",
 		Arguments: map[string]any{"command": strings.Join(lines, "\n")}})
-	if err != nil || ans.Choice != approval.No {
+	if err != nil || ans.Choice != ask.No {
 		t.Fatalf("answer %+v, err %v", ans, err)
 	}
 	shown := out.String()
@@ -329,7 +327,7 @@ func TestAskGivesUpWhenTheTurnEnds(t *testing.T) {
 	c.opts.In = r
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := c.Ask(ctx, approval.Request{Name: "a__b"}); !errors.Is(err, context.Canceled) {
+	if _, err := c.ApproveCall(ctx, ask.CallRequest{Name: "a__b"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -349,7 +347,7 @@ func TestElicitFillsAForm(t *testing.T) {
 	// name: empty first (required: asked again); age: "x" then Enter for
 	// the default; agree: yes; fish: a wrong item, then two; hero by label.
 	w.WriteString("\nAnn\nx\n\nyes\ncod\ntuna, trout\nbatman\ny")
-	res, err := c.Elicit(context.Background(), elicit.Request{Message: "Who are you?", Mode: "form", Schema: schema})
+	res, err := c.Elicit(context.Background(), ask.FormRequest{Message: "Who are you?", Mode: "form", Schema: schema})
 	w.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -372,7 +370,7 @@ func TestElicitDeclineAndCancel(t *testing.T) {
 		r, w, _ := os.Pipe()
 		c.opts.In = r
 		w.WriteString(input)
-		res, err := c.Elicit(context.Background(), elicit.Request{Mode: "url", Message: "Log in", URL: "https://example.com/auth"})
+		res, err := c.Elicit(context.Background(), ask.FormRequest{Mode: "url", Message: "Log in", URL: "https://example.com/auth"})
 		r.Close()
 		w.Close()
 		if err != nil || res.Action != action {

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcphost/mcphost/internal/elicit"
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/internal/ui"
 )
 
@@ -73,7 +73,7 @@ func (p schemaProp) choices() []choice {
 // keeps the default; "-" leaves an optional field out), then sent,
 // declined or cancelled. A URL request shows the URL and asks whether the
 // user will open it.
-func (c *Chat) Elicit(ctx context.Context, req elicit.Request) (elicit.Result, error) {
+func (c *Chat) Elicit(ctx context.Context, req ask.FormRequest) (ask.FormAnswer, error) {
 	c.pauseTurn()
 	// The keys are the form's until it is done, not typed ahead.
 	defer c.holdInput()()
@@ -87,7 +87,7 @@ func (c *Chat) Elicit(ctx context.Context, req elicit.Request) (elicit.Result, e
 	if req.Mode == "url" {
 		fmt.Fprintf(w, "    open %s\n", ui.Sanitize(req.URL))
 		res, err := c.confirm(ctx, "  [y] I will open it  [n] decline: ", nil)
-		if err == nil && res.Action == elicit.Accept {
+		if err == nil && res.Action == ask.Accept {
 			c.awaitURL(req)
 		}
 		return res, err
@@ -100,7 +100,7 @@ func (c *Chat) Elicit(ctx context.Context, req elicit.Request) (elicit.Result, e
 			line, err := c.readReason(ctx)
 			if err != nil {
 				fmt.Fprintln(w)
-				return elicit.Result{}, err
+				return ask.FormAnswer{}, err
 			}
 			v, ok, problem := f.parse(line)
 			if problem != "" {
@@ -117,25 +117,25 @@ func (c *Chat) Elicit(ctx context.Context, req elicit.Request) (elicit.Result, e
 }
 
 // confirm asks for the final y/n/c and builds the result.
-func (c *Chat) confirm(ctx context.Context, question string, content map[string]any) (elicit.Result, error) {
+func (c *Chat) confirm(ctx context.Context, question string, content map[string]any) (ask.FormAnswer, error) {
 	w := c.opts.Err
 	fmt.Fprint(w, question)
 	for {
 		key, err := c.readKey(ctx)
 		if err != nil {
 			fmt.Fprintln(w)
-			return elicit.Result{}, err
+			return ask.FormAnswer{}, err
 		}
 		switch key {
 		case 'y', 'Y':
 			fmt.Fprintln(w, "sent")
-			return elicit.Result{Action: elicit.Accept, Content: content}, nil
+			return ask.FormAnswer{Action: ask.Accept, Content: content}, nil
 		case 'n', 'N':
 			fmt.Fprintln(w, "declined")
-			return elicit.Result{Action: elicit.Decline}, nil
+			return ask.FormAnswer{Action: ask.Decline}, nil
 		case 'c', 'C', 3:
 			fmt.Fprintln(w, "cancelled")
-			return elicit.Result{Action: elicit.Cancel}, nil
+			return ask.FormAnswer{Action: ask.Cancel}, nil
 		}
 	}
 }

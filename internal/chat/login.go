@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/ui"
 )
@@ -16,6 +17,11 @@ import (
 type signer interface {
 	Login(ctx context.Context, name string, signIn func(ctx context.Context, server, url string) error) (host.SignIn, error)
 }
+
+// SignIn answers ask.Asker's sign-in question: the chat signs in only
+// when the user asks, with /mcp login, so a server that needs a sign-in
+// fails to start and the chat says which command signs in.
+func (c *Chat) SignIn(context.Context, ask.SignInRequest) error { return ask.ErrNoOne }
 
 // mcpLogin runs "/mcp login NAME": it shows the sign-in's URL, opens it in
 // the browser and waits for the browser to come back (Ctrl-C gives up);

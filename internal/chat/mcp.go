@@ -17,9 +17,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/elicit"
-	"github.com/mcphost/mcphost/internal/sampling"
 	"github.com/mcphost/mcphost/internal/shellwords"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/internal/ui"
@@ -282,8 +281,8 @@ func withPrefix(prefix string, words []string) []string {
 // ApproveSampling asks the user whether a server may have the model
 // answer it (MCP sampling): it shows which server asks, its system prompt,
 // its messages and its token limit, and takes y or n. Ctrl-C refuses.
-// Chat implements sampling.Approver with it.
-func (c *Chat) ApproveSampling(ctx context.Context, req sampling.Request) (bool, error) {
+// It is the chat's answer to ask.Asker's sampling question.
+func (c *Chat) ApproveSampling(ctx context.Context, req ask.SamplingRequest) (bool, error) {
 	// The keys are the question's until it is answered, not typed ahead.
 	defer c.holdInput()()
 	w := c.opts.Err
@@ -351,7 +350,7 @@ func (c *Chat) OnChange(ch host.ListChange) {
 
 // awaitURL waits, in the background, for the server to say the URL flow
 // the user agreed to is done, and says so.
-func (c *Chat) awaitURL(req elicit.Request) {
+func (c *Chat) awaitURL(req ask.FormRequest) {
 	if req.Completed == nil {
 		return
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/internal/ui"
 )
@@ -33,7 +32,7 @@ func (c *Chat) ServerStarted(n host.StartNews) {
 	}
 	tools := 0
 	for _, s := range c.statuses() {
-		if s.Name == n.Server && s.State == servers.StateReady {
+		if s.Name == n.Server && s.State == host.StateReady {
 			tools = s.ToolCount
 		}
 	}

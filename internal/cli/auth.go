@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/configload"
@@ -172,13 +173,26 @@ func authStatus(h *host.Host, jsonOut bool, stdout *pipeGuard) (int, error) {
 	return exitOK, nil
 }
 
-// runSignIn is how a run (a prompt, servers, tools) signs in when a server
-// asks: only where someone can see the URL (stderr is a terminal) or has
-// said how URLs are opened ($BROWSER); otherwise nil, and such a server
-// fails with a line saying to run mcphost auth login NAME.
-func runSignIn(stderrFile *os.File, show func(string)) func(ctx context.Context, server, url string) error {
+// runAsker is who a run (a prompt, servers, tools) asks: no one about
+// tool calls, forms and sampling requests (the settings answer them), and
+// a sign-in when a server asks, only where someone can see the URL
+// (stderr is a terminal) or has said how URLs are opened ($BROWSER);
+// otherwise nil, and such a server fails with a line saying to run
+// mcphost auth login NAME.
+func runAsker(stderrFile *os.File, show func(string)) ask.Asker {
 	if !ui.IsTerminal(stderrFile) && os.Getenv("BROWSER") == "" {
 		return nil
 	}
-	return ui.OpenSignIn(show, false)
+	return signInAsker{open: ui.OpenSignIn(show, false)}
+}
+
+// signInAsker asks only for sign-ins, which open shows and opens.
+type signInAsker struct {
+	ask.Nobody
+	open func(ctx context.Context, server, url string) error
+}
+
+// SignIn shows the sign-in's URL and opens it in a browser.
+func (a signInAsker) SignIn(ctx context.Context, req ask.SignInRequest) error {
+	return a.open(ctx, req.Server, req.URL)
 }

@@ -60,13 +60,11 @@ func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
 		Mask:         h.Mask,
 		Session:      held,
 	})
-	// In the chat there is someone to ask about tools that need approval
-	// and to fill in the forms servers send.
+	// In the chat there is someone to ask about tools that need approval,
+	// to fill in the forms servers send and to decide their sampling
+	// requests; the user hears of changes to their tools, prompts and
+	// resources.
 	h.SetAsker(c)
-	h.SetElicitor(c.Elicit)
-	// The user decides servers' sampling requests, and hears of changes
-	// to their tools, prompts and resources.
-	h.SetSampling(c.ApproveSampling)
 	h.SetOnChange(c.OnChange)
 	// Servers still starting are news above the prompt.
 	news.route(c.ServerStarted)

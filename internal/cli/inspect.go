@@ -129,7 +129,7 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 func inspectOptions(cmd inspectCommand, settings *config.Settings, logger *slog.Logger, stdin io.Reader, stderr *pipeGuard) (host.Options, map[string]any, error) {
 	opts := options(settings, logger, warner(stderr))
 	opts.ToolsOnly, opts.Servers = true, settings.Servers
-	opts.SignIn = runSignIn(stderr.f, warner(stderr))
+	opts.Asker = runAsker(stderr.f, warner(stderr))
 	var args map[string]any
 	var err error
 	switch cmd.verb {

@@ -28,6 +28,7 @@ import (
 	"github.com/mcphost/mcphost/internal/trust"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/internal/version"
+	"github.com/mcphost/mcphost/provider"
 )
 
 // Exit codes, documented in README.md and --help.
@@ -203,7 +204,10 @@ func exitCode(ctx context.Context, err error) int {
 		return exitStopped
 	case errors.Is(err, host.ErrNoServers):
 		return exitNoServers
-	case errors.Is(err, host.ErrModelNotFound), errors.Is(err, host.ErrUnreachable), errors.Is(err, host.ErrProvider):
+	case errors.Is(err, host.ErrModelNotFound), errors.Is(err, host.ErrUnreachable), errors.Is(err, host.ErrProvider),
+		// The command's own errors about engines (no engine answered
+		// "mcphost models") are the provider's.
+		errors.Is(err, provider.ErrProvider), errors.Is(err, provider.ErrUnreachable), errors.Is(err, provider.ErrModelNotFound):
 		return exitProvider
 	default:
 		return exitError

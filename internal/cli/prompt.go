@@ -44,7 +44,7 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 		defer held.Release()
 	}
 	opts := options(settings, logger, r.Warn)
-	opts.SignIn = runSignIn(stderr.f, r.Warn)
+	opts.Asker = runAsker(stderr.f, r.Warn)
 	stopStartup, pullDone := showStart(settings, stderr, &opts)
 	defer stopStartup()
 	h, err := host.New(ctx, opts)

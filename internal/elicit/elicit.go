@@ -16,47 +16,28 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 )
 
-// Request is a server's request for input, as mcphost hands it to whoever
-// answers: a form to fill in, or a URL to visit.
-type Request struct {
-	// Server is the name of the server that asks.
-	Server string
-	// Message says what the server wants, in its own words (not yet
-	// cleaned for a terminal).
-	Message string
-	// Mode is "form" or "url".
-	Mode string
-	// URL is the address to visit, for a URL request.
-	URL string
-	// ElicitationID identifies a URL request, for the server's later
-	// notification that it completed.
-	ElicitationID string
-	// Schema is the form's JSON Schema: a flat object of primitive
-	// properties. Nil for a URL request.
-	Schema json.RawMessage
-	// Completed, for a URL request with an id, is closed when the server
-	// says the user finished what the URL was for
-	// (notifications/elicitation/complete); it may never be.
-	Completed <-chan struct{}
-}
+// Request and Result are the public package's: whoever answers (the
+// chat, a program's ask.Asker) and package servers, which translates MCP,
+// share them. They are aliases so that the servers' translation need not
+// name the public package.
+type (
+	// Request is a server's request for input: a form to fill in, or a
+	// URL to visit.
+	Request = ask.FormRequest
+	// Result is the answer sent back to the server.
+	Result = ask.FormAnswer
+)
 
 // The actions of a Result.
 const (
-	Accept  = "accept"
-	Decline = "decline"
-	Cancel  = "cancel"
+	Accept  = ask.Accept
+	Decline = ask.Decline
+	Cancel  = ask.Cancel
 )
-
-// Result is the answer sent back to the server.
-type Result struct {
-	// Action is Accept, Decline or Cancel.
-	Action string
-	// Content holds the form's values when the action is Accept.
-	Content map[string]any
-}
 
 // Func answers one request.
 type Func func(ctx context.Context, req Request) (Result, error)

@@ -10,38 +10,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
-	"github.com/mcphost/mcphost/tool"
 )
 
-// Message is one message of a sampling request: Role is "user" or
-// "assistant"; Content holds text, images or audio.
-type Message struct {
-	Role    string
-	Content []tool.Content
-}
-
-// Request is a server's request for a completion, as mcphost hands it to
-// whoever decides and answers it.
-type Request struct {
-	// Server is the name of the server that asks.
-	Server string
-	// Messages are the conversation the server wants completed.
-	Messages []Message
-	// SystemPrompt is the server's system prompt; empty for none.
-	SystemPrompt string
-	// MaxTokens bounds the completion, in tokens; 0 when unbounded.
-	MaxTokens int
-	// Temperature is the server's wish, nil when it has none.
-	Temperature *float64
-	// StopSequences end the completion early.
-	StopSequences []string
-	// ModelHints are the models the server would prefer, best first
-	// (advisory: mcphost answers with its current model).
-	ModelHints []string
-}
+// Request and Message are the public package's: whoever decides (the
+// chat, a program's ask.Asker) and package servers, which translates MCP,
+// share them. They are aliases so that the servers' translation need not
+// name the public package.
+type (
+	// Request is a server's request for a completion.
+	Request = ask.SamplingRequest
+	// Message is one message of a request.
+	Message = ask.SamplingMessage
+)
 
 // Result is the completion sent back to the server.
 type Result struct {
@@ -82,20 +65,4 @@ func Policy(mode config.ServerSampling, note func(string)) Approver {
 		note(fmt.Sprintf("%s asked the model for a completion (%s) and was refused: run with --sampling allow to let servers use the model", who, req.Summary(80)))
 		return false, nil
 	}
-}
-
-// Summary is the request's last message, its text cut to about n
-// characters on one line, for notes and questions.
-func (r Request) Summary(n int) string {
-	for i := len(r.Messages) - 1; i >= 0; i-- {
-		for _, c := range r.Messages[i].Content {
-			if text := strings.Join(strings.Fields(c.Describe()), " "); text != "" {
-				if len([]rune(text)) > n {
-					text = string([]rune(text)[:n]) + "…"
-				}
-				return fmt.Sprintf("%q", text)
-			}
-		}
-	}
-	return "no message"
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/runner"
 )
 
 // ToolCallRecord is one tool call in the machine-readable output.
@@ -138,22 +137,22 @@ type textLine struct {
 }
 
 // Handle renders one runner event.
-func (j *JSON) Handle(ev runner.Event) {
+func (j *JSON) Handle(ev host.Event) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	switch ev := ev.(type) {
-	case runner.TextDelta:
+	case host.TextDelta:
 		j.emit(textLine{"text", ev.Text})
-	case runner.ThinkingDelta:
+	case host.ThinkingDelta:
 		j.emit(textLine{"thinking", ev.Text})
-	case runner.ModelCallFinished:
+	case host.ModelCallFinished:
 		j.final.Steps = ev.Step
 		j.emit(struct {
 			Type string `json:"type"`
 			Step int    `json:"step"`
 			UsageRecord
 		}{"usage", ev.Step, usageRecord(ev.Usage)})
-	case runner.ToolCallStarted:
+	case host.ToolCallStarted:
 		j.emit(struct {
 			Type      string         `json:"type"`
 			ID        string         `json:"id,omitempty"`
@@ -162,7 +161,7 @@ func (j *JSON) Handle(ev runner.Event) {
 			Tool      string         `json:"tool,omitempty"`
 			Arguments map[string]any `json:"arguments"`
 		}{"tool_call_start", ev.Call.ID, ev.Call.Name, ev.Server, ev.Tool, nonNil(ev.Call.Arguments)})
-	case runner.ToolCallFinished:
+	case host.ToolCallFinished:
 		rec := ToolCallRecord{
 			ID: ev.Call.ID, Name: ev.Call.Name, Server: ev.Server, Tool: ev.Tool,
 			Arguments: nonNil(ev.Call.Arguments), OK: !ev.IsError,
@@ -173,7 +172,7 @@ func (j *JSON) Handle(ev runner.Event) {
 			Type string `json:"type"`
 			ToolCallRecord
 		}{"tool_call_end", rec})
-	case runner.ToolProgress:
+	case host.ToolProgress:
 		j.emit(struct {
 			Type     string  `json:"type"`
 			ID       string  `json:"id,omitempty"`
@@ -183,7 +182,7 @@ func (j *JSON) Handle(ev runner.Event) {
 			Message  string  `json:"message,omitempty"`
 			Status   string  `json:"status,omitempty"`
 		}{"progress", ev.Call.ID, ev.Call.Name, ev.Progress, ev.Total, ev.Message, ev.Status})
-	case runner.ToolsSelected:
+	case host.ToolsSelected:
 		offered := make([]offeredTool, len(ev.Offered))
 		for i, name := range ev.Offered {
 			offered[i] = offeredTool{name, ev.Reasons[i]}
@@ -197,7 +196,7 @@ func (j *JSON) Handle(ev runner.Event) {
 			Budget int           `json:"budget"`
 			Ranker string        `json:"ranker"`
 		}{"tools_selected", ev.Step, offered, ev.Total, ev.Tokens, ev.Budget, ev.Ranker})
-	case runner.Warning:
+	case host.Warning:
 		j.warnLocked(ev.Message)
 	}
 }

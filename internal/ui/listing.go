@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/tool"
@@ -41,7 +40,7 @@ func ServerRecords(infos []host.ServerInfo, mask func(string) string) []ServerRe
 	out := make([]ServerRecord, 0, len(infos))
 	for _, s := range infos {
 		r := ServerRecord{Name: s.Name, State: string(s.State), Transport: string(s.Transport), Cached: s.Cached}
-		if s.State == servers.StateReady || s.State == servers.StateIdle {
+		if s.State == host.StateReady || s.State == host.StateIdle {
 			r.Tools, r.Tokens = s.ToolCount, s.Tokens
 			r.StartMS = float64(s.Ready.Microseconds()) / 1000
 		}
@@ -101,16 +100,16 @@ func ServerTableFit(w io.Writer, infos []host.ServerInfo, live bool, mask func(s
 	for _, s := range infos {
 		tools, start, tokens := "-", "-", "-"
 		switch s.State {
-		case servers.StateReady:
+		case host.StateReady:
 			tools, tokens = fmt.Sprint(s.ToolCount), fmt.Sprint(s.Tokens)
 			start = s.Ready.Round(time.Millisecond).String()
-		case servers.StateIdle:
+		case host.StateIdle:
 			tools, tokens = fmt.Sprint(s.ToolCount)+" (cached)", fmt.Sprint(s.Tokens)
 		}
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", termtext.Line(s.Name), stateLabel(s, live), s.Transport, tools, start, tokens)
 		if live {
 			uptime, pid := "-", "-"
-			if s.State == servers.StateReady && !s.StartedAt.IsZero() {
+			if s.State == host.StateReady && !s.StartedAt.IsZero() {
 				uptime = time.Since(s.StartedAt.Add(s.Ready)).Round(time.Second).String()
 			}
 			if s.PID > 0 {
@@ -123,7 +122,7 @@ func ServerTableFit(w io.Writer, infos []host.ServerInfo, live bool, mask func(s
 	tw.Flush()
 	io.WriteString(w, FitLines(table.String(), width))
 	for _, s := range infos {
-		if s.Err != nil && (s.State == servers.StateFailed || s.State == servers.StateRestarting) {
+		if s.Err != nil && (s.State == host.StateFailed || s.State == host.StateRestarting) {
 			fmt.Fprintf(w, "\n%s\n", wrapText(Sanitize(mask(s.Err.Error())), width))
 		}
 	}
@@ -137,17 +136,17 @@ func stateLabel(s host.ServerInfo, live bool) string {
 		return state
 	}
 	switch s.State {
-	case servers.StateReady:
+	case host.StateReady:
 		return "● ready"
-	case servers.StateIdle:
+	case host.StateIdle:
 		return "◌ idle"
-	case servers.StateDisabled:
+	case host.StateDisabled:
 		return "○ disabled"
-	case servers.StateStarting:
+	case host.StateStarting:
 		return "… starting"
-	case servers.StateFailed:
+	case host.StateFailed:
 		return "✗ failed"
-	case servers.StateRestarting:
+	case host.StateRestarting:
 		state = "↻ restarting"
 		if !s.NextRestart.IsZero() {
 			state += fmt.Sprintf(" (next try in %s)", time.Until(s.NextRestart).Round(100*time.Millisecond))
@@ -187,12 +186,12 @@ func ToolSummaryFit(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo,
 		}
 		name := termtext.Line(s.Name)
 		state := s.State
-		if state == servers.StateStarting && len(by[s.Name]) > 0 {
+		if state == host.StateStarting && len(by[s.Name]) > 0 {
 			// Its tools are known from the cache and offered already.
-			state = servers.StateIdle
+			state = host.StateIdle
 		}
 		switch state {
-		case servers.StateReady, servers.StateRestarting, servers.StateIdle:
+		case host.StateReady, host.StateRestarting, host.StateIdle:
 			cost := 0
 			for _, t := range by[s.Name] {
 				cost += costs[t.Name]
@@ -201,7 +200,7 @@ func ToolSummaryFit(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo,
 			for _, t := range by[s.Name] {
 				fmt.Fprintf(tw, "    %s\n", Preview(t.Def.Name+"\t"+firstLine(t.Offered.Description), 100))
 			}
-		case servers.StateDisabled:
+		case host.StateDisabled:
 			fmt.Fprintf(tw, "○ %s (disabled: its tools are hidden from the model; /mcp enable %s)\n", name, name)
 		default:
 			fmt.Fprintf(tw, "✗ %s (%s: no tools)\n", name, s.State)
@@ -463,8 +462,8 @@ func ToolsReport(w io.Writer, tools []host.ToolInfo, jsonOut bool) error {
 // check of the config.
 func ServersReport(w io.Writer, infos []host.ServerInfo, jsonOut bool, mask func(string) string) (failed int, err error) {
 	for i, s := range infos {
-		if s.State == servers.StateFailed || (s.StartErr != nil && s.State != servers.StateReady) {
-			infos[i].State = servers.StateFailed
+		if s.State == host.StateFailed || (s.StartErr != nil && s.State != host.StateReady) {
+			infos[i].State = host.StateFailed
 			if s.StartErr != nil {
 				infos[i].Err = s.StartErr
 			}

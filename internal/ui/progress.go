@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
 )
 
@@ -43,7 +45,7 @@ func (a *activity) modelDone() {
 	a.model = time.Time{}
 }
 
-func (a *activity) started(ev runner.ToolCallStarted, now time.Time) {
+func (a *activity) started(ev host.ToolCallStarted, now time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.model = time.Time{}
@@ -52,7 +54,7 @@ func (a *activity) started(ev runner.ToolCallStarted, now time.Time) {
 
 // approved restarts the clock of a call the user just allowed: the time
 // the question was on screen is not the tool's.
-func (a *activity) approved(ev runner.ToolCallApproved, now time.Time) {
+func (a *activity) approved(ev host.ToolCallApproved, now time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if c := a.find(ev.Call); c != nil {
@@ -61,7 +63,7 @@ func (a *activity) approved(ev runner.ToolCallApproved, now time.Time) {
 	a.paused = false
 }
 
-func (a *activity) progressed(ev runner.ToolProgress) {
+func (a *activity) progressed(ev host.ToolProgress) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if c := a.find(ev.Call); c != nil {
@@ -69,7 +71,7 @@ func (a *activity) progressed(ev runner.ToolProgress) {
 	}
 }
 
-func (a *activity) finished(ev runner.ToolCallFinished) {
+func (a *activity) finished(ev host.ToolCallFinished) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i, c := range a.calls {
@@ -82,7 +84,7 @@ func (a *activity) finished(ev runner.ToolCallFinished) {
 
 // find returns the call in flight that call is, nil if none; the caller
 // holds a.mu.
-func (a *activity) find(call runner.ToolCall) *callActivity {
+func (a *activity) find(call provider.ToolCall) *callActivity {
 	for _, c := range a.calls {
 		if sameCall(c.call, call) {
 			return c
@@ -93,7 +95,7 @@ func (a *activity) find(call runner.ToolCall) *callActivity {
 
 // sameCall matches a call's events by ID and name: models that send no
 // IDs get their calls matched in order, which is enough for a label.
-func sameCall(a, b runner.ToolCall) bool { return a.ID == b.ID && a.Name == b.Name }
+func sameCall(a, b provider.ToolCall) bool { return a.ID == b.ID && a.Name == b.Name }
 
 func (a *activity) setPaused(p bool) {
 	a.mu.Lock()
@@ -148,7 +150,7 @@ func elapsed(d time.Duration) string {
 // StyledToolLine is ToolLine for a terminal: the mark coloured, the
 // duration and the preview dim, and the whole cut to width columns (0:
 // not cut).
-func StyledToolLine(ev runner.ToolCallFinished, st Style, width int) string {
+func StyledToolLine(ev host.ToolCallFinished, st Style, width int) string {
 	args := shortArgs(ev.Call.Arguments, 60)
 	if ev.Recovered {
 		args += " (recovered from text)"
@@ -160,7 +162,7 @@ func StyledToolLine(ev runner.ToolCallFinished, st Style, width int) string {
 
 // toolLine is the line of a finished call on Err: styled and cut to the
 // width on a terminal, plain otherwise.
-func (t *Text) toolLine(ev runner.ToolCallFinished) string {
+func (t *Text) toolLine(ev host.ToolCallFinished) string {
 	if !t.opts.ErrTTY {
 		return ToolLine(ev)
 	}

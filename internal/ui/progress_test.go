@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/runner"
 )
 
 func TestStyleColoursOnlyOnATerminalWithoutNoColor(t *testing.T) {
@@ -63,7 +62,7 @@ func TestFitCutsToTheTerminalWidth(t *testing.T) {
 }
 
 func TestStyledToolLineIsColouredAndFits(t *testing.T) {
-	ev := runner.ToolCallFinished{Call: provider.ToolCall{Name: "fs__read", Arguments: map[string]any{"path": strings.Repeat("x", 50)}},
+	ev := host.ToolCallFinished{Call: provider.ToolCall{Name: "fs__read", Arguments: map[string]any{"path": strings.Repeat("x", 50)}},
 		Server: "fs", Tool: "read", Duration: 1500 * time.Millisecond, Output: "contents"}
 	line := StyledToolLine(ev, NewStyle(true, false), 40)
 	if !strings.HasPrefix(line, "\x1b[32m✓\x1b[39m fs › read ") {
@@ -90,7 +89,7 @@ func TestActivityLineCountsFromTheApproval(t *testing.T) {
 		t.Errorf("model: %q", got)
 	}
 	call := provider.ToolCall{ID: "c1", Name: "fs__read"}
-	a.started(runner.ToolCallStarted{Call: call, Server: "fs", Tool: "read"}, t0)
+	a.started(host.ToolCallStarted{Call: call, Server: "fs", Tool: "read"}, t0)
 	if got := a.line(t0.Add(1400*time.Millisecond), st); got != "running fs › read… 1.4s" {
 		t.Errorf("tool: %q", got)
 	}
@@ -100,21 +99,21 @@ func TestActivityLineCountsFromTheApproval(t *testing.T) {
 		t.Error("the spinner shows over a question")
 	}
 	// The user answers yes at t0+10s: the call's time starts there.
-	a.approved(runner.ToolCallApproved{Call: call, Server: "fs", Tool: "read"}, t0.Add(10*time.Second))
+	a.approved(host.ToolCallApproved{Call: call, Server: "fs", Tool: "read"}, t0.Add(10*time.Second))
 	if !a.showing() {
 		t.Error("no spinner after the approval")
 	}
-	a.progressed(runner.ToolProgress{Call: call, Progress: 2, Total: 5, Message: "reading"})
+	a.progressed(host.ToolProgress{Call: call, Progress: 2, Total: 5, Message: "reading"})
 	if got := a.line(t0.Add(11*time.Second), st); got != "running fs › read… 1.0s · 2/5 (40%) reading" {
 		t.Errorf("after approval: %q", got)
 	}
 	other := provider.ToolCall{ID: "c2", Name: "git__log"}
-	a.started(runner.ToolCallStarted{Call: other, Server: "git", Tool: "log"}, t0.Add(11*time.Second))
+	a.started(host.ToolCallStarted{Call: other, Server: "git", Tool: "log"}, t0.Add(11*time.Second))
 	if got := a.line(t0.Add(12*time.Second), st); got != "running git › log… 1.0s (+1 more)" {
 		t.Errorf("two calls: %q", got)
 	}
-	a.finished(runner.ToolCallFinished{Call: other})
-	a.finished(runner.ToolCallFinished{Call: call})
+	a.finished(host.ToolCallFinished{Call: other})
+	a.finished(host.ToolCallFinished{Call: call})
 	if a.showing() {
 		t.Error("a spinner with nothing in flight")
 	}
@@ -162,8 +161,8 @@ func TestSpinnerShowsProgressAndComesBackAfterAQuestion(t *testing.T) {
 	var errOut syncBuffer
 	o := NewText(TextOptions{Out: &bytes.Buffer{}, Err: &errOut, ErrTTY: true, Width: 60, NoColor: true})
 	call := provider.ToolCall{ID: "c1", Name: "fs__read"}
-	o.Handle(runner.ToolCallStarted{Call: call, Server: "fs", Tool: "read"})
-	o.Handle(runner.ToolProgress{Call: call, Server: "fs", Tool: "read", Progress: 1, Total: 4})
+	o.Handle(host.ToolCallStarted{Call: call, Server: "fs", Tool: "read"})
+	o.Handle(host.ToolProgress{Call: call, Server: "fs", Tool: "read", Progress: 1, Total: 4})
 	errOut.waitFor(t, "running fs › read… 0.")
 	errOut.waitFor(t, "s · 1/4 (25%)")
 	o.Pause()
@@ -172,9 +171,9 @@ func TestSpinnerShowsProgressAndComesBackAfterAQuestion(t *testing.T) {
 	}
 	// The answer comes: the call is shown again, its time from zero.
 	mark := len(errOut.String())
-	o.Handle(runner.ToolCallApproved{Call: call, Server: "fs", Tool: "read"})
+	o.Handle(host.ToolCallApproved{Call: call, Server: "fs", Tool: "read"})
 	errOut.waitForAfter(t, mark, "running fs › read… 0.0s · 1/4 (25%)")
-	o.Handle(runner.ToolCallFinished{Call: call, Server: "fs", Tool: "read", Output: "ok"})
+	o.Handle(host.ToolCallFinished{Call: call, Server: "fs", Tool: "read", Output: "ok"})
 	if !strings.HasSuffix(errOut.String(), "\r\x1b[2K✓ fs › read {} · 0µs · ok\n") {
 		t.Errorf("the spinner was not cleared before the tool line: %q", errOut.String())
 	}
@@ -222,13 +221,13 @@ func TestStartupShowsEachServerAsItAnswers(t *testing.T) {
 func TestNoSpinnerOverAStreamingAnswer(t *testing.T) {
 	var errOut syncBuffer
 	o := NewText(TextOptions{Out: &errOut, Err: &errOut, ErrTTY: true, Width: 60, NoColor: true})
-	o.Handle(runner.ModelCallStarted{Step: 1})
-	o.Handle(runner.TextDelta{Text: "The answer so far"})
+	o.Handle(host.ModelCallStarted{Step: 1})
+	o.Handle(host.TextDelta{Text: "The answer so far"})
 	// A notice or a warning while the answer streams does not bring the
 	// spinner back over it.
 	o.Interrupt(func() {})
-	o.Handle(runner.Warning{Message: "careful"})
-	o.Handle(runner.ModelCallFinished{Step: 1})
+	o.Handle(host.Warning{Message: "careful"})
+	o.Handle(host.ModelCallFinished{Step: 1})
 	if s := errOut.String(); strings.Contains(s[strings.Index(s, "The answer"):], "waiting for the model") {
 		t.Errorf("the spinner came back over the answer: %q", s)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/runner"
 )
 
 // vterm is the little of a terminal the answer's output needs: printing
@@ -112,13 +111,13 @@ func streamTo(answer string, w, h, n int) *vterm {
 	term := newVterm(w, h)
 	o := NewText(TextOptions{Out: term, Err: &bytes.Buffer{}, OutTTY: true, NoColor: true,
 		Size: func() (int, int) { return w, h }})
-	o.Handle(runner.ModelCallStarted{Step: 1})
+	o.Handle(host.ModelCallStarted{Step: 1})
 	for len(answer) > 0 {
 		k := min(n, len(answer))
-		o.Handle(runner.TextDelta{Text: answer[:k]})
+		o.Handle(host.TextDelta{Text: answer[:k]})
 		answer = answer[k:]
 	}
-	o.Handle(runner.ModelCallFinished{Step: 1})
+	o.Handle(host.ModelCallFinished{Step: 1})
 	o.Finish(host.Result{}, nil, 0)
 	return term
 }

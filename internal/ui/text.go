@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/termtext"
-	"github.com/mcphost/mcphost/runner"
 )
 
 // TextOptions say where and how turns are shown as text.
@@ -84,13 +83,13 @@ func NewText(opts TextOptions) *Text {
 }
 
 // Handle renders one event.
-func (t *Text) Handle(ev runner.Event) {
+func (t *Text) Handle(ev host.Event) {
 	switch ev := ev.(type) {
-	case runner.ModelCallStarted:
+	case host.ModelCallStarted:
 		t.turn.Reset()
 		t.act.waitModel(time.Now())
 		t.spinner()
-	case runner.ThinkingDelta:
+	case host.ThinkingDelta:
 		if t.opts.HideThinking || !t.opts.ErrTTY || t.opts.Quiet {
 			return
 		}
@@ -100,14 +99,14 @@ func (t *Text) Handle(ev runner.Event) {
 			t.think = newThinkingView(t.opts.Err, t.opts.Width, t.opts.NoColor, time.Now())
 		}
 		t.think.write(t.thought.Write(ev.Text))
-	case runner.TextDelta:
+	case host.TextDelta:
 		t.spin.Stop()
 		t.act.modelDone() // its text is on screen: no spinner over it
 		t.endThinking()
 		// The model's text never drives the terminal, nor reaches a file
 		// or pipe with escape sequences in it: piped output is plain text.
 		t.writeAnswer(t.answer.Write(ev.Text))
-	case runner.ModelCallFinished:
+	case host.ModelCallFinished:
 		t.spin.Stop()
 		t.act.modelDone()
 		t.endThinking()
@@ -123,17 +122,17 @@ func (t *Text) Handle(ev runner.Event) {
 			// the next turn's text on a line of its own.
 			io.WriteString(t.opts.Out, "\n")
 		}
-	case runner.ToolCallStarted:
+	case host.ToolCallStarted:
 		t.act.started(ev, time.Now())
 		t.spinner()
-	case runner.ToolCallApproved:
+	case host.ToolCallApproved:
 		// The question is answered: the call runs, timed from now.
 		t.act.approved(ev, time.Now())
 		t.spinner()
-	case runner.ToolProgress:
+	case host.ToolProgress:
 		t.act.progressed(ev)
 		t.spinner()
-	case runner.ToolCallFinished:
+	case host.ToolCallFinished:
 		t.spin.Stop()
 		t.act.finished(ev)
 		if !t.opts.Quiet {
@@ -141,7 +140,7 @@ func (t *Text) Handle(ev runner.Event) {
 		}
 		// Calls still in flight beside it keep their spinner.
 		t.spinner()
-	case runner.Warning:
+	case host.Warning:
 		t.Warn(ev.Message)
 	}
 }
@@ -258,13 +257,13 @@ func (t *Text) Finish(res host.Result, _ error, _ int) {
 // ToolLine is the one-line summary of a finished tool call:
 // "✓ server › tool {args} · 12ms · preview", with "(recovered from text)"
 // after the arguments for a call the model wrote as text.
-func ToolLine(ev runner.ToolCallFinished) string {
+func ToolLine(ev host.ToolCallFinished) string {
 	return StyledToolLine(ev, Style{}, 0) // no colour, not cut
 }
 
 // ProgressText is the news of a running call for a person: "3/10 (30%)
 // copying", or a task's "working: Gathering sources…", cleaned.
-func ProgressText(ev runner.ToolProgress) string {
+func ProgressText(ev host.ToolProgress) string {
 	var parts []string
 	switch {
 	case ev.Status != "":

@@ -10,21 +10,20 @@ import (
 
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
-	"github.com/mcphost/mcphost/runner"
 )
 
 func TestOneShotStreamsPlainTextWhenPiped(t *testing.T) {
 	var out, errOut bytes.Buffer
 	o := NewText(TextOptions{Out: &out, Err: &errOut})
-	o.Handle(runner.ModelCallStarted{Step: 1})
-	o.Handle(runner.TextDelta{Text: "Let me look."})
-	o.Handle(runner.ModelCallFinished{Step: 1, ToolCalls: 1})
-	o.Handle(runner.ToolCallStarted{Call: provider.ToolCall{Name: "fs__list"}, Server: "fs", Tool: "list"})
-	o.Handle(runner.ToolCallFinished{Call: provider.ToolCall{Name: "fs__list", Arguments: map[string]any{"path": "."}},
+	o.Handle(host.ModelCallStarted{Step: 1})
+	o.Handle(host.TextDelta{Text: "Let me look."})
+	o.Handle(host.ModelCallFinished{Step: 1, ToolCalls: 1})
+	o.Handle(host.ToolCallStarted{Call: provider.ToolCall{Name: "fs__list"}, Server: "fs", Tool: "list"})
+	o.Handle(host.ToolCallFinished{Call: provider.ToolCall{Name: "fs__list", Arguments: map[string]any{"path": "."}},
 		Server: "fs", Tool: "list", Duration: 12 * time.Millisecond, Output: "a.txt\nb.txt"})
-	o.Handle(runner.ModelCallStarted{Step: 2})
-	o.Handle(runner.TextDelta{Text: "**Two** files."})
-	o.Handle(runner.ModelCallFinished{Step: 2})
+	o.Handle(host.ModelCallStarted{Step: 2})
+	o.Handle(host.TextDelta{Text: "**Two** files."})
+	o.Handle(host.ModelCallFinished{Step: 2})
 	o.Finish(host.Result{Answer: "**Two** files."}, nil, 0)
 
 	if got, want := out.String(), "Let me look.\n**Two** files.\n"; got != want {
@@ -41,9 +40,9 @@ func TestOneShotStreamsPlainTextWhenPiped(t *testing.T) {
 func TestOneShotQuietPrintsTheAnswerAlone(t *testing.T) {
 	var out, errOut bytes.Buffer
 	o := NewText(TextOptions{Out: &out, Err: &errOut, Quiet: true})
-	o.Handle(runner.ToolCallFinished{Call: provider.ToolCall{Name: "x__y"}, Output: "r"})
-	o.Handle(runner.Warning{Message: "careful"})
-	o.Handle(runner.TextDelta{Text: "42"})
+	o.Handle(host.ToolCallFinished{Call: provider.ToolCall{Name: "x__y"}, Output: "r"})
+	o.Handle(host.Warning{Message: "careful"})
+	o.Handle(host.TextDelta{Text: "42"})
 	o.Finish(host.Result{Answer: "42"}, nil, 0)
 	if out.String() != "42\n" || errOut.Len() != 0 {
 		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
@@ -53,8 +52,8 @@ func TestOneShotQuietPrintsTheAnswerAlone(t *testing.T) {
 func TestOneShotRendersMarkdownOverTheStreamOnATerminal(t *testing.T) {
 	term := newVterm(40, 24)
 	o := NewText(TextOptions{Out: term, Err: &bytes.Buffer{}, OutTTY: true, Width: 40, NoColor: true})
-	o.Handle(runner.ModelCallStarted{Step: 1})
-	o.Handle(runner.TextDelta{Text: "# Title\n\nsome *text*"})
+	o.Handle(host.ModelCallStarted{Step: 1})
+	o.Handle(host.TextDelta{Text: "# Title\n\nsome *text*"})
 	o.Finish(host.Result{Answer: "# Title\n\nsome *text*"}, nil, 0)
 	if got, want := ansi.Strip(term.text()), "   Title\n\n  some text\n\n"; got != want {
 		t.Errorf("screen = %q, want %q", got, want)
@@ -107,7 +106,7 @@ func TestScreenRows(t *testing.T) {
 }
 
 func TestToolLineMarksErrorsAndCutsLongOutput(t *testing.T) {
-	line := ToolLine(runner.ToolCallFinished{
+	line := ToolLine(host.ToolCallFinished{
 		Call:   provider.ToolCall{Name: "everything__echo", Arguments: map[string]any{"message": strings.Repeat("m", 100)}},
 		Server: "everything", Tool: "echo", IsError: true, Duration: 1500 * time.Millisecond,
 		Output: "server \"everything\" exited: \x1b[31mboom\x1b[0m",
@@ -121,7 +120,7 @@ func TestToolLineMarksErrorsAndCutsLongOutput(t *testing.T) {
 }
 
 func TestToolLineMarksACallRecoveredFromText(t *testing.T) {
-	ev := runner.ToolCallFinished{
+	ev := host.ToolCallFinished{
 		Call:   provider.ToolCall{Name: "everything__echo", Arguments: map[string]any{"message": "hi"}},
 		Server: "everything", Tool: "echo", Duration: 3 * time.Millisecond, Output: "Echo: hi", Recovered: true,
 	}
@@ -138,8 +137,8 @@ func TestThinkingIsDimmedOnTheTerminalAndNeverInTheAnswer(t *testing.T) {
 	for _, hide := range []bool{false, true} {
 		var out, errOut bytes.Buffer
 		o := NewText(TextOptions{Out: &out, Err: &errOut, ErrTTY: true, HideThinking: hide})
-		o.Handle(runner.ThinkingDelta{Text: "let me think"})
-		o.Handle(runner.TextDelta{Text: "answer"})
+		o.Handle(host.ThinkingDelta{Text: "let me think"})
+		o.Handle(host.TextDelta{Text: "answer"})
 		o.Finish(host.Result{Answer: "answer"}, nil, 0)
 		if out.String() != "answer\n" {
 			t.Errorf("hide=%v: stdout = %q", hide, out.String())
@@ -170,8 +169,8 @@ func TestRenderMarkdownWithoutColour(t *testing.T) {
 func TestWarningsAndToolNamesCannotDriveTheTerminal(t *testing.T) {
 	var errOut bytes.Buffer
 	o := NewText(TextOptions{Out: &bytes.Buffer{}, Err: &errOut})
-	o.Handle(runner.Warning{Message: "server says \x1b]0;pwned\x07hi"})
-	o.Handle(runner.ToolCallFinished{Call: provider.ToolCall{Name: "s__t"}, Server: "s", Tool: "t\x1b[2J\nx"})
+	o.Handle(host.Warning{Message: "server says \x1b]0;pwned\x07hi"})
+	o.Handle(host.ToolCallFinished{Call: provider.ToolCall{Name: "s__t"}, Server: "s", Tool: "t\x1b[2J\nx"})
 	if got, want := errOut.String(), "warning: server says hi\n✓ s › t x {} · 0µs · \n"; got != want {
 		t.Errorf("stderr = %q, want %q", got, want)
 	}
@@ -185,9 +184,9 @@ func TestPipedAnswerHasNoEscapeSequences(t *testing.T) {
 	var out bytes.Buffer
 	o := NewText(TextOptions{Out: &out, Err: &bytes.Buffer{}})
 	for _, piece := range []string{"copy \x1b]52;c;ZXZp", "bA==\x07this\x1b[2J\x1b", "[H\tdone\x07\nbye"} {
-		o.Handle(runner.TextDelta{Text: piece})
+		o.Handle(host.TextDelta{Text: piece})
 	}
-	o.Handle(runner.ModelCallFinished{})
+	o.Handle(host.ModelCallFinished{})
 	o.Finish(host.Result{}, nil, 0)
 	if got, want := out.String(), "copy this\tdone\nbye\n"; got != want {
 		t.Errorf("stdout = %q, want %q", got, want)

@@ -3,47 +3,32 @@ package approval
 import (
 	"context"
 
-	"github.com/mcphost/mcphost/tool"
+	"github.com/mcphost/mcphost/ask"
 )
 
-// Request is a tool call waiting for a human's yes or no.
-type Request struct {
-	// Name is the tool as the model calls it ("server__tool"); Server and
-	// Tool are the server's name and the server's own tool name.
-	Name, Server, Tool string
-	// Arguments are the model's, unmodified: show them with
-	// FormatArguments, which makes them safe for a terminal.
-	Arguments map[string]any
-	// Info is the tool's MCP definition, nil when unknown.
-	Info *tool.Def
-	// Why says why the call is asked rather than allowed.
-	Why string
-}
+// The question and its answer are the public package's, which the chat
+// and programs implement; aliases keep this package's names for the
+// hooks and the audit log that share them.
+type (
+	// Request is a tool call waiting for a human's yes or no.
+	Request = ask.CallRequest
+	// Choice is the human's answer to a Request.
+	Choice = ask.Choice
+	// Answer is a human's decision about one call.
+	Answer = ask.Approval
+)
 
-// Choice is the human's answer to a Request.
-type Choice int
-
-// The answers a chat offers.
+// The answers a person may give.
 const (
-	// No refuses this call; with Answer.Reason set, the model is told why.
-	No Choice = iota
-	// YesOnce runs this call only.
-	YesOnce
-	// YesSession runs this call and every later call of the same tool
-	// until the session ends.
-	YesSession
+	No         = ask.No
+	YesOnce    = ask.YesOnce
+	YesSession = ask.YesSession
 )
 
-// Answer is a human's decision about one call.
-type Answer struct {
-	Choice Choice
-	// Reason, for No, is passed to the model ("use the staging branch").
-	Reason string
-}
-
-// Asker asks a human about a tool call; a chat implements it. Toolbox asks
-// one question at a time, even when the model makes several calls at
-// once. Ask returns ctx's error when the user interrupts.
+// Asker asks a human about a tool call. Toolbox asks one question at a
+// time, even when the model makes several calls at once. Ask returns
+// ctx's error when the user interrupts, and ask.ErrNoOne when no one can
+// be asked (the call is then refused as without an Asker).
 type Asker interface {
 	Ask(ctx context.Context, req Request) (Answer, error)
 }

@@ -2,10 +2,12 @@ package approval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/tool"
@@ -213,6 +215,17 @@ func (t *Toolbox) ruleNames(name string) (names []string, server string, known b
 // is not an error: it is a tool result with IsError set, worded for the
 // model, so that the loop continues.
 func (t *Toolbox) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
+	return t.CallApproved(ctx, name, args, nil)
+}
+
+// CallApproved is Call that tells approved (when not nil), on this
+// goroutine, that a call held for a question to the user is allowed and
+// about to run: the runner times the call from there and shows it
+// running again (runner.ApprovalToolbox).
+func (t *Toolbox) CallApproved(ctx context.Context, name string, args map[string]any, approved func()) (*tool.Result, error) {
+	if approved == nil {
+		approved = func() {}
+	}
 	server, tool, _ := t.inner.Lookup(name)
 	rec := Record{Time: time.Now(), Name: name, Server: server, Tool: tool, Arguments: args}
 	v := t.Decide(name)
@@ -247,15 +260,21 @@ func (t *Toolbox) Call(ctx context.Context, name string, args map[string]any) (*
 		return t.run(ctx, rec)
 	}
 	if asker == nil {
-		t.notify(name, server)
-		rec.Outcome = Refused
-		return t.refuse(rec, fmt.Sprintf("Not run: %s needs the user's approval, and no one can be asked in this non-interactive run. The user has been told how to allow it. Do not call it again in this run; continue without it.", name))
+		return t.noOne(rec)
 	}
-	return t.ask(ctx, asker, rec, v)
+	return t.ask(ctx, asker, rec, v, approved)
+}
+
+// noOne refuses a call that needs a person when no one can be asked, and
+// tells the user, once per tool, how to allow it.
+func (t *Toolbox) noOne(rec Record) (*tool.Result, error) {
+	t.notify(rec.Name, rec.Server)
+	rec.Outcome = Refused
+	return t.refuse(rec, fmt.Sprintf("Not run: %s needs the user's approval, and no one can be asked in this non-interactive run. The user has been told how to allow it. Do not call it again in this run; continue without it.", rec.Name))
 }
 
 // ask puts the call to a human, one question at a time.
-func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (*tool.Result, error) {
+func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict, approved func()) (*tool.Result, error) {
 	t.askMu.Lock()
 	// While this call waited its turn, the user may have said "yes for
 	// this tool" to another call of it.
@@ -266,7 +285,7 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (
 		t.askMu.Unlock()
 		rec.Outcome = AskedYes
 		// The call waited for another question: that wait is not its own.
-		tool.Approved(ctx)
+		approved()
 		return t.run(ctx, rec)
 	}
 	if err := ctx.Err(); err != nil {
@@ -289,6 +308,9 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (
 		t.mu.Unlock()
 	}
 	t.askMu.Unlock()
+	if errors.Is(err, ask.ErrNoOne) {
+		return t.noOne(rec)
+	}
 	if err != nil {
 		rec.Outcome, rec.Err = AskedNo, err
 		t.observe(rec)
@@ -297,7 +319,7 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict) (
 	switch ans.Choice {
 	case YesOnce, YesSession:
 		rec.Outcome = AskedYes
-		tool.Approved(ctx)
+		approved()
 		return t.run(ctx, rec)
 	}
 	rec.Outcome, rec.Reason = AskedNo, ans.Reason
