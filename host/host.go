@@ -54,7 +54,8 @@ type Options struct {
 	PullProgress func(provider.PullProgress)
 	// ToolsOnly leaves the model out even when Config names one: the
 	// Host only reaches the MCP servers, and nothing contacts an engine.
-	// The configured model still names the session to hooks and Models.
+	// The configured model still names the session to hooks, as when
+	// "mcphost tools call" runs a tool without contacting the model.
 	ToolsOnly bool
 
 	// AllowFailedStart makes New succeed even when no server could start;
