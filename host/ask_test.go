@@ -41,16 +41,14 @@ func TestAnAskerOfSomeQuestionsLeavesTheRestToThePolicies(t *testing.T) {
 		warnings []string
 	)
 	h, model, _ := newHost(t, host.Options{
-		Servers: []config.ServerSpec{mcptest.EverythingSpec(t, "everything")},
-		Allow:   []string{"everything__trigger-*"},
-		Ask:     []string{"everything__echo"},
-		Asker:   approvalsOnly{mu: &mu, asked: &asked},
+		Asker: approvalsOnly{mu: &mu, asked: &asked},
 		Warn: func(msg string) {
 			mu.Lock()
 			defer mu.Unlock()
 			warnings = append(warnings, msg)
 		},
-	})
+	}, withServers(mcptest.EverythingSpec(t, "everything")), allowing("everything__trigger-*"),
+		func(c *config.Settings) { c.Approval.Ask = []string{"everything__echo"} })
 	model.Enqueue(
 		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__echo", map[string]any{"message": "hello"})}},
 		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__trigger-elicitation-request", map[string]any{})}},

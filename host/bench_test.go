@@ -40,7 +40,7 @@ func BenchmarkPrompt(b *testing.B) {
 	}
 	timed := &timedProvider{Provider: backend}
 	ctx := context.Background()
-	h, err := host.New(ctx, host.Options{Model: "tiny", Provider: timed, IgnoreConfig: true, NoServers: true})
+	h, err := host.New(ctx, host.Options{Config: noFiles("tiny", ""), Provider: timed})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func BenchmarkNew(b *testing.B) {
 			var started time.Duration
 			for b.Loop() {
 				begin := time.Now()
-				h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, Servers: specs, NoServers: n == 0})
+				h, err := host.New(context.Background(), host.Options{Config: noFiles("", "", specs...)})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,12 +1,20 @@
 // Package host lets a Go program give a local model the tools of MCP
 // servers: it is the library the mcphost command is built on.
 //
-// A Host reads the same configuration as the command (config files,
-// MCPHOST_* variables, the defaults) unless its Options say otherwise,
-// starts the MCP servers, connects to the model's engine, and applies the
-// approval policy, the audit log and secret masking to every tool call:
+// A Host runs with a configuration, a *config.Settings: by default the
+// one the command reads (config files, MCPHOST_* variables, the defaults);
+// LoadConfig returns that as a value to change, and DefaultConfig the
+// defaults alone, for a program that sets everything itself. It starts the
+// MCP servers the configuration names, connects to the model's engine, and
+// applies the approval policy, the audit log and secret masking to every
+// tool call:
 //
-//	h, err := host.New(ctx, host.Options{Model: "ollama:qwen3:8b"})
+//	cfg, err := host.LoadConfig(host.LoadOptions{})
+//	if err != nil {
+//		return err
+//	}
+//	cfg.Model = "ollama:qwen3:8b"
+//	h, err := host.New(ctx, host.Options{Config: cfg})
 //	if err != nil {
 //		return err
 //	}
@@ -19,14 +27,14 @@
 //
 // # Engines
 //
-// [Options].Model is a model reference as the command's -m takes it: an
-// Ollama model ("ollama:qwen3:8b"), a model of an OpenAI-compatible engine
-// ("llamacpp:any", "lmstudio:qwen3-8b", "vllm:Qwen/Qwen3-8B",
-// "openai:MODEL" at Options.ProviderURL), or of an engine a config file
-// names under "providers" ("gpu-box:MODEL"). [Conversation.SetModel] takes
-// the same references, so a conversation can move between engines;
-// [Host.Models] lists what every engine serves and [Host.Pull] downloads
-// an Ollama model.
+// The configuration's Model ([Options].Config) is a model reference as
+// the command's -m takes it: an Ollama model ("ollama:qwen3:8b"), a model
+// of an OpenAI-compatible engine ("llamacpp:any", "lmstudio:qwen3-8b",
+// "vllm:Qwen/Qwen3-8B", "openai:MODEL" at its ProviderURL), or of an
+// engine a config file names under "providers" ("gpu-box:MODEL").
+// [Conversation.SetModel] takes the same references, so a conversation can
+// move between engines; [Host.Models] lists what every engine serves and
+// [Host.Pull] downloads an Ollama model.
 //
 // # Conversations
 //

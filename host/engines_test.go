@@ -31,7 +31,7 @@ func TestSwitchAcrossEngines(t *testing.T) {
 	defer model.Close()
 	settings.OllamaHost = model.URL
 	settings.Model = "ollama:tiny"
-	h, err := host.New(context.Background(), host.Options{Settings: settings, NoServers: true})
+	h, err := host.New(context.Background(), host.Options{Config: settings})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,8 +83,9 @@ func TestPullOnStart(t *testing.T) {
 	defer model.Close()
 	model.Pullable(ollamatest.Model{Name: "qwen3:8b"})
 	var last provider.PullProgress
-	h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, NoServers: true, Model: "qwen3:8b",
-		OllamaHost: model.URL, Pull: true, PullProgress: func(p provider.PullProgress) { last = p }})
+	cfg := noFiles("qwen3:8b", model.URL)
+	cfg.Pull = true
+	h, err := host.New(context.Background(), host.Options{Config: cfg, PullProgress: func(p provider.PullProgress) { last = p }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestPullOnStart(t *testing.T) {
 		t.Errorf("last progress %+v, model %q", last, h.Model().Name)
 	}
 	// Without Pull, a missing model is the error it always was.
-	_, err = host.New(context.Background(), host.Options{IgnoreConfig: true, NoServers: true, Model: "other:1b", OllamaHost: model.URL})
+	_, err = host.New(context.Background(), host.Options{Config: noFiles("other:1b", model.URL)})
 	if !errors.Is(err, host.ErrModelNotFound) || !strings.Contains(err.Error(), `run "ollama pull other:1b"`) {
 		t.Errorf("err = %v", err)
 	}
@@ -111,7 +112,7 @@ func TestModelsListsEveryEngine(t *testing.T) {
 			{Name: "llamacpp", Type: provider.EngineLlamaCpp, URL: "http://127.0.0.1:1/v1"},
 			{Name: "vllm", Type: provider.EngineVLLM, URL: "http://127.0.0.1:1/v1"},
 		}}
-	h, err := host.New(context.Background(), host.Options{Settings: settings, NoServers: true, ToolsOnly: true})
+	h, err := host.New(context.Background(), host.Options{Config: settings, ToolsOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,8 +148,9 @@ func TestProviderURLWithAnOllamaModelWarns(t *testing.T) {
 	model := ollamatest.NewServer(ollamatest.Model{Name: "qwen3"})
 	defer model.Close()
 	var warnings []string
-	h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, NoServers: true, Model: "qwen3",
-		OllamaHost: model.URL, ProviderURL: "http://127.0.0.1:8080/v1", Warn: func(s string) { warnings = append(warnings, s) }})
+	cfg := noFiles("qwen3", model.URL)
+	cfg.ProviderURL = "http://127.0.0.1:8080/v1"
+	h, err := host.New(context.Background(), host.Options{Config: cfg, Warn: func(s string) { warnings = append(warnings, s) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +176,7 @@ func TestMisspeltEngineIsAConfigError(t *testing.T) {
 		"olama:qwen3:8b":        `unknown engine "olama" in model "olama:qwen3:8b": did you mean ollama:qwen3:8b?`,
 		"gpu-bx:Qwen/Qwen3-32B": `unknown engine "gpu-bx" in model "gpu-bx:Qwen/Qwen3-32B": did you mean gpu-box:Qwen/Qwen3-32B?`,
 	} {
-		_, err := host.New(context.Background(), host.Options{Settings: settings(ref), NoServers: true})
+		_, err := host.New(context.Background(), host.Options{Config: settings(ref)})
 		if !errors.Is(err, host.ErrConfig) || err == nil || err.Error() != want {
 			t.Errorf("-m %s: err = %v, want a configuration error %q", ref, err, want)
 		}
@@ -183,7 +185,7 @@ func TestMisspeltEngineIsAConfigError(t *testing.T) {
 		t.Errorf("Ollama was asked %d times about a misspelt engine", n)
 	}
 	// The same on a switch mid-conversation, which leaves the model as it was.
-	h, err := host.New(context.Background(), host.Options{Settings: settings("qwen3:8b"), NoServers: true})
+	h, err := host.New(context.Background(), host.Options{Config: settings("qwen3:8b")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,8 +205,9 @@ func TestMisspeltEngineIsAConfigError(t *testing.T) {
 // row's hint. A preset added to the table needs nothing more to get here.
 func TestEveryTableEngineIsBuiltAndListed(t *testing.T) {
 	dead := closedURL(t)
-	h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, NoServers: true, ToolsOnly: true,
-		OllamaHost: dead, ProviderURL: dead + "/v1"})
+	cfg := noFiles("", dead)
+	cfg.ProviderURL = dead + "/v1"
+	h, err := host.New(context.Background(), host.Options{Config: cfg, ToolsOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

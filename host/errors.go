@@ -125,7 +125,7 @@ func (e *matchError) Is(target error) bool {
 type noModelError struct{}
 
 func (*noModelError) Error() string {
-	return `no model: give one with -m MODEL (host.Options.Model), e.g. -m ollama:qwen3:8b`
+	return `no model: give one with -m MODEL or the model setting (model: in a config file), e.g. -m ollama:qwen3:8b`
 }
 func (*noModelError) Is(target error) bool { return target == ErrConfig }
 

@@ -32,11 +32,9 @@ func Example_goTool() {
 	)
 
 	ctx := context.Background()
-	h, err := host.New(ctx, host.Options{
-		Model: "ollama:qwen3:8b", OllamaHost: model.URL, IgnoreConfig: true,
-		NoServers: true,
-		Tools:     []host.Tool{forecast},
-	})
+	cfg := host.DefaultConfig()
+	cfg.Model, cfg.OllamaHost = "ollama:qwen3:8b", model.URL
+	h, err := host.New(ctx, host.Options{Config: cfg, Tools: []host.Tool{forecast}})
 	if err != nil {
 		fmt.Println(err)
 		return

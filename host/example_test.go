@@ -15,8 +15,8 @@ import (
 
 // The examples run against ollamatest, a scripted Ollama server that
 // answers as a real model would; with a real Ollama, leave OllamaHost out.
-// IgnoreConfig keeps them from reading the config files of the machine
-// they run on.
+// They start from DefaultConfig, which keeps them from reading the config
+// files and variables of the machine they run on.
 
 // A prompt answered by the model, with the built-in fs server's tools on a
 // folder.
@@ -29,12 +29,10 @@ func Example() {
 	)
 
 	ctx := context.Background()
-	h, err := host.New(ctx, host.Options{
-		Model:        "ollama:qwen3:8b",
-		OllamaHost:   model.URL,
-		IgnoreConfig: true,
-		Servers:      []config.ServerSpec{fsServer(exampleDir())},
-	})
+	cfg := host.DefaultConfig()
+	cfg.Model, cfg.OllamaHost = "ollama:qwen3:8b", model.URL
+	cfg.Servers = []config.ServerSpec{fsServer(exampleDir())}
+	h, err := host.New(ctx, host.Options{Config: cfg})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -59,7 +57,9 @@ func Example_stream() {
 	model.Enqueue(ollamatest.Reply{Chunks: []string{"Hel", "lo ", "there"}})
 
 	ctx := context.Background()
-	h, err := host.New(ctx, host.Options{Model: "ollama:qwen3:8b", OllamaHost: model.URL, IgnoreConfig: true, NoServers: true})
+	cfg := host.DefaultConfig()
+	cfg.Model, cfg.OllamaHost = "ollama:qwen3:8b", model.URL
+	h, err := host.New(ctx, host.Options{Config: cfg})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -86,7 +86,9 @@ func Example_conversation() {
 	model.Enqueue(ollamatest.Reply{Content: "Nice to meet you, Ann."}, ollamatest.Reply{Content: "Your name is Ann."})
 
 	ctx := context.Background()
-	h, err := host.New(ctx, host.Options{Model: "ollama:qwen3:8b", OllamaHost: model.URL, IgnoreConfig: true, NoServers: true})
+	cfg := host.DefaultConfig()
+	cfg.Model, cfg.OllamaHost = "ollama:qwen3:8b", model.URL
+	h, err := host.New(ctx, host.Options{Config: cfg})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -123,7 +125,9 @@ func Example_conversation() {
 // The MCP servers without a model: their state, their tools, one call.
 func Example_toolsWithoutModel() {
 	ctx := context.Background()
-	h, err := host.New(ctx, host.Options{IgnoreConfig: true, Servers: []config.ServerSpec{fsServer(exampleDir())}})
+	cfg := host.DefaultConfig() // no model
+	cfg.Servers = []config.ServerSpec{fsServer(exampleDir())}
+	h, err := host.New(ctx, host.Options{Config: cfg})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -172,11 +176,10 @@ func Example_approval() {
 	)
 
 	ctx := context.Background()
-	h, err := host.New(ctx, host.Options{
-		Model: "ollama:qwen3:8b", OllamaHost: model.URL, IgnoreConfig: true,
-		Servers: []config.ServerSpec{fsServer(exampleDir())},
-		Asker:   readOnly{},
-	})
+	cfg := host.DefaultConfig()
+	cfg.Model, cfg.OllamaHost = "ollama:qwen3:8b", model.URL
+	cfg.Servers = []config.ServerSpec{fsServer(exampleDir())}
+	h, err := host.New(ctx, host.Options{Config: cfg, Asker: readOnly{}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -193,6 +196,33 @@ func Example_approval() {
 	// asked about fs__write_file
 	// Not run: the user refused this call to fs__write_file and said: this program only reads
 	// I was not allowed to write the file.
+}
+
+// The user's configuration, as the mcphost command reads it, changed
+// before the Host starts: another model, tools that always need approval,
+// and a tighter bound on the steps of a turn.
+func ExampleLoadConfig() {
+	cfg, err := host.LoadConfig(host.LoadOptions{})
+	if err != nil {
+		fmt.Println(err) // matches host.ErrConfig, naming the file and setting
+		return
+	}
+	cfg.Model = "ollama:qwen3:8b"
+	cfg.Approval.Ask = append(cfg.Approval.Ask, "*__write_*")
+	cfg.MaxSteps = 5
+	ctx := context.Background()
+	h, err := host.New(ctx, host.Options{Config: cfg})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer h.Close()
+	res, err := h.Prompt(ctx, "What files are in this folder?")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Answer)
 }
 
 // fsServer is the built-in fs server, confined to dir.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider/ollama"
@@ -32,8 +31,8 @@ func BenchmarkToolTurn(b *testing.B) {
 		call api.ToolCall
 		opts host.Options
 	}{
-		{"go", ollamatest.Call("read_notes", nil), host.Options{NoServers: true, Tools: []host.Tool{read}}},
-		{"builtin", ollamatest.Call("fs__read_file", map[string]any{"path": notes}), host.Options{Servers: []config.ServerSpec{fsSpec(dir)}}},
+		{"go", ollamatest.Call("read_notes", nil), host.Options{Config: noFiles("tiny", ""), Tools: []host.Tool{read}}},
+		{"builtin", ollamatest.Call("fs__read_file", map[string]any{"path": notes}), host.Options{Config: noFiles("tiny", "", fsSpec(dir))}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
@@ -50,7 +49,7 @@ func BenchmarkToolTurn(b *testing.B) {
 			}
 			timed := &timedProvider{Provider: backend}
 			opts := c.opts
-			opts.Model, opts.Provider, opts.IgnoreConfig, opts.NoCache = "tiny", timed, true, true
+			opts.Provider = timed
 			ctx := context.Background()
 			h, err := host.New(ctx, opts)
 			if err != nil {

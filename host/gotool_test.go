@@ -63,8 +63,8 @@ func TestTheModelCallsAGoToolAndSeesItsStructuredResult(t *testing.T) {
 		mu  sync.Mutex
 	)
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
-	h, model, _ := newHost(t, host.Options{NoServers: true, AuditLog: auditPath,
-		Tools: []host.Tool{weatherTool(&got, &mu, host.ReadOnly())}})
+	h, model, _ := newHost(t, host.Options{Tools: []host.Tool{weatherTool(&got, &mu, host.ReadOnly())}},
+		noServers, func(c *config.Settings) { c.Audit = auditPath })
 	// "days" comes as a string, as small models write numbers: it is
 	// repaired as a server tool's argument would be.
 	model.Enqueue(
@@ -150,7 +150,7 @@ func TestGoToolArgumentsAreCheckedLikeAServersTool(t *testing.T) {
 		got []weatherIn
 		mu  sync.Mutex
 	)
-	h, model, _ := newHost(t, host.Options{NoServers: true, Tools: []host.Tool{weatherTool(&got, &mu, host.ReadOnly())}})
+	h, model, _ := newHost(t, host.Options{Tools: []host.Tool{weatherTool(&got, &mu, host.ReadOnly())}}, noServers)
 	// "city" is required.
 	model.Enqueue(
 		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("weather", map[string]any{"days": 2})}},
@@ -181,7 +181,7 @@ func TestAGoToolNeedsApprovalUnlessMarkedReadOnly(t *testing.T) {
 		mu  sync.Mutex
 	)
 	var warned warnings
-	h, model, _ := newHost(t, host.Options{NoServers: true, Warn: warned.add, Tools: []host.Tool{weatherTool(&got, &mu)}})
+	h, model, _ := newHost(t, host.Options{Warn: warned.add, Tools: []host.Tool{weatherTool(&got, &mu)}}, noServers)
 	call := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("weather", map[string]any{"city": "Oslo"})}}
 	model.Enqueue(call, ollamatest.Reply{Content: "not allowed"})
 	res, err := h.Prompt(context.Background(), "Weather in Oslo?")
@@ -219,7 +219,7 @@ func TestApprovalRulesMatchAGoToolByItsName(t *testing.T) {
 				got []weatherIn
 				mu  sync.Mutex
 			)
-			h, model, _ := newHost(t, host.Options{NoServers: true, Allow: []string{rule}, Tools: []host.Tool{weatherTool(&got, &mu)}})
+			h, model, _ := newHost(t, host.Options{Tools: []host.Tool{weatherTool(&got, &mu)}}, noServers, allowing(rule))
 			model.Enqueue(ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("weather", map[string]any{"city": "Rome"})}}, ollamatest.Reply{Content: "ok"})
 			res, err := h.Prompt(context.Background(), "Weather in Rome?")
 			if err != nil {
@@ -231,7 +231,8 @@ func TestApprovalRulesMatchAGoToolByItsName(t *testing.T) {
 		})
 	}
 	// A deny rule hides it from the model.
-	h, model, _ := newHost(t, host.Options{NoServers: true, Deny: []string{"weather"}, Tools: []host.Tool{weatherTool(new([]weatherIn), new(sync.Mutex), host.ReadOnly())}})
+	h, model, _ := newHost(t, host.Options{Tools: []host.Tool{weatherTool(new([]weatherIn), new(sync.Mutex), host.ReadOnly())}},
+		noServers, func(c *config.Settings) { c.Approval.Deny = []string{"weather"} })
 	model.Enqueue(ollamatest.Reply{Content: "ok"})
 	if _, err := h.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
@@ -255,7 +256,7 @@ func TestCallToolReachesGoTools(t *testing.T) {
 		return in["value"], nil
 	})
 	ctx := context.Background()
-	h, err := host.New(ctx, host.Options{IgnoreConfig: true, NoServers: true, Tools: []host.Tool{weatherTool(&got, &mu), echo, anyOut}})
+	h, err := host.New(ctx, host.Options{Config: host.DefaultConfig(), Tools: []host.Tool{weatherTool(&got, &mu), echo, anyOut}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +322,7 @@ func TestAGoToolsPanicOrErrorIsAToolError(t *testing.T) {
 		return "", errors.New("the disk is full")
 	}, host.ReadOnly())
 	var warned warnings
-	h, model, _ := newHost(t, host.Options{NoServers: true, Warn: warned.add, Tools: []host.Tool{boom}})
+	h, model, _ := newHost(t, host.Options{Warn: warned.add, Tools: []host.Tool{boom}}, noServers)
 	model.Enqueue(
 		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("boom", map[string]any{"panic": true})}},
 		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("boom", map[string]any{})}},
@@ -352,7 +353,7 @@ func TestAGoToolIsCancelledWithItsTurn(t *testing.T) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	}, host.ReadOnly())
-	h, model, _ := newHost(t, host.Options{NoServers: true, Tools: []host.Tool{wait}})
+	h, model, _ := newHost(t, host.Options{Tools: []host.Tool{wait}}, noServers)
 	model.Enqueue(ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("wait", nil)}}, ollamatest.Reply{Content: "never"})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-started; cancel() }()
@@ -372,7 +373,8 @@ func TestGoToolSecretsAreMaskedInEventsAndTheAuditLog(t *testing.T) {
 		return "the key is " + key, nil
 	}, host.ReadOnly())
 	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
-	h, model, _ := newHost(t, host.Options{NoServers: true, ProviderAPIKey: key, MaskEvents: true, AuditLog: auditPath, Tools: []host.Tool{leak}})
+	h, model, _ := newHost(t, host.Options{MaskEvents: true, Tools: []host.Tool{leak}},
+		noServers, func(c *config.Settings) { c.ProviderAPIKey, c.Audit = key, auditPath })
 	model.Enqueue(ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("leak", map[string]any{"note": key})}}, ollamatest.Reply{Content: "ok"})
 	var outputs []string
 	if _, err := h.PromptFunc(context.Background(), "key?", func(ev host.Event) {
@@ -416,7 +418,9 @@ func TestBadGoToolsAreConfigurationErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			opts := host.Options{IgnoreConfig: true, NoCache: true, Tools: c.tools, Servers: c.servers, NoServers: c.servers == nil}
+			cfg := noFiles("", "", c.servers...)
+			cfg.NoCache = true
+			opts := host.Options{Config: cfg, Tools: c.tools}
 			h, err := host.New(context.Background(), opts)
 			if err == nil {
 				h.Close()
@@ -451,7 +455,7 @@ func TestGoToolsAreSelectedLikeServersTools(t *testing.T) {
 		mu  sync.Mutex
 	)
 	tools = append(tools, weatherTool(&got, &mu, host.ReadOnly()))
-	h, model, _ := newHost(t, host.Options{NoServers: true, NumCtx: 2048, ToolShare: 0.1, Tools: tools})
+	h, model, _ := newHost(t, host.Options{Tools: tools}, noServers, func(c *config.Settings) { c.NumCtx, c.ToolShare = 2048, 0.1 })
 	model.Enqueue(ollamatest.Reply{Content: "sunny"})
 	var selected *host.ToolsSelected
 	if _, err := h.PromptFunc(context.Background(), "What is the weather forecast for Paris?", func(ev host.Event) {
@@ -473,7 +477,7 @@ func TestAGoToolReportsProgress(t *testing.T) {
 		}
 		return "done", nil
 	}, host.ReadOnly())
-	h, model, _ := newHost(t, host.Options{NoServers: true, Tools: []host.Tool{slow}})
+	h, model, _ := newHost(t, host.Options{Tools: []host.Tool{slow}}, noServers)
 	model.Enqueue(ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("slow", nil)}}, ollamatest.Reply{Content: "ok"})
 	var progress []string
 	if _, err := h.PromptFunc(context.Background(), "go", func(ev host.Event) {
@@ -502,8 +506,8 @@ func TestAServerToolThatAppearsUnderAGoToolsNameIsNotOffered(t *testing.T) {
 	}, host.ReadOnly())
 	changed := make(chan struct{}, 1)
 	var warned warnings
-	h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, NoCache: true, Warn: warned.add,
-		Servers:  []config.ServerSpec{{Name: "web", Transport: config.TransportHTTP, URL: ts.URL}},
+	h, err := host.New(context.Background(), host.Options{Warn: warned.add,
+		Config:   noFiles("", "", config.ServerSpec{Name: "web", Transport: config.TransportHTTP, URL: ts.URL}),
 		Tools:    []host.Tool{mine},
 		OnChange: func(host.ListChange) { changed <- struct{}{} },
 	})
@@ -534,14 +538,14 @@ func TestAServerToolThatAppearsUnderAGoToolsNameIsNotOffered(t *testing.T) {
 }
 
 func TestHooksRunForAGoTool(t *testing.T) {
-	settings := &config.Settings{MaxSteps: 5, NumCtx: 8192}
-	settings.Hooks = config.Hooks{config.HookPreToolUse: {{Matcher: "weather",
+	hooks := config.Hooks{config.HookPreToolUse: {{Matcher: "weather",
 		Commands: []config.HookCommand{{Command: "echo 'no forecasts today' >&2; exit 2", Timeout: 10 * time.Second}}}}}
 	var (
 		got []weatherIn
 		mu  sync.Mutex
 	)
-	h, model, _ := newHost(t, host.Options{Settings: settings, NoServers: true, Tools: []host.Tool{weatherTool(&got, &mu, host.ReadOnly())}})
+	h, model, _ := newHost(t, host.Options{Tools: []host.Tool{weatherTool(&got, &mu, host.ReadOnly())}},
+		noServers, func(c *config.Settings) { c.Hooks = hooks })
 	model.Enqueue(ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("weather", map[string]any{"city": "Paris"})}}, ollamatest.Reply{Content: "blocked"})
 	res, err := h.Prompt(context.Background(), "Weather in Paris?")
 	if err != nil {

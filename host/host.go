@@ -27,63 +27,47 @@ import (
 	"github.com/mcphost/mcphost/provider"
 )
 
-// Options configure a Host. The zero value reads the configuration the
-// mcphost command reads and uses the model it names, if any.
+// Options configure a Host: the configuration it runs with (Config) and
+// what only a program can give (a provider, Go tools, callbacks). The zero
+// value reads the configuration the mcphost command reads and uses the
+// model it names, if any.
 type Options struct {
-	// Model is the model to use, as the command's -m takes it
-	// ("ollama:qwen3:8b"); empty means the config's. Without a model the
-	// Host can only reach the MCP servers (Servers, Tools, CallTool).
-	Model string
-	// Provider is the model's engine; nil means the one Model names
-	// (Ollama, at OllamaHost). Any provider.Provider works: other
-	// engines, or a scripted one in tests.
+	// Config is the whole configuration the Host runs with: the model and
+	// its engines, the MCP servers, the approval rules, the bounds, the
+	// audit log, the hooks. Nil means the user's, read as the mcphost
+	// command reads it (see LoadConfig): the config files, the MCPHOST_*
+	// variables and the defaults, an untrusted project file left out with a
+	// warning. A program that sets everything itself starts from
+	// DefaultConfig; one that changes the user's starts from LoadConfig.
+	// New copies it, checks what no config file has been through (the
+	// servers given in code, the bounds) and returns ErrConfig naming the
+	// setting when something cannot work; a zero bound means the default.
+	// Without a model (Config.Model empty) the Host can only reach the MCP
+	// servers (Servers, Tools, CallTool).
+	Config *config.Settings
+	// Provider is the model's engine; nil means the one Config.Model
+	// names (Ollama, at Config.OllamaHost). Any provider.Provider works:
+	// other engines, or a scripted one in tests.
 	Provider provider.Provider
-	// OllamaHost overrides the config's ollama-host and $OLLAMA_HOST.
-	OllamaHost string
-	// ProviderURL and ProviderAPIKey override the config's provider-url
-	// and provider-api-key: the OpenAI-compatible server of openai:MODEL
-	// and the presets (llamacpp:, lmstudio:, vllm:).
-	ProviderURL, ProviderAPIKey string
-	// Pull pulls the model when its engine (Ollama) does not have it,
-	// as the command's --pull; PullProgress, when set, hears how the
-	// download goes.
-	Pull         bool
+	// PullProgress, when set, hears how the download goes when the model
+	// is pulled (Config.Pull, as the command's --pull).
 	PullProgress func(provider.PullProgress)
-	// ToolsOnly leaves the model out even when the config names one: the
+	// ToolsOnly leaves the model out even when Config names one: the
 	// Host only reaches the MCP servers, and nothing contacts an engine.
+	// The configured model still names the session to hooks, as when
+	// "mcphost tools call" runs a tool without contacting the model.
 	ToolsOnly bool
 
-	// Settings, when not nil, is the whole configuration, already loaded
-	// (flags and files): nothing else is read. The mcphost command passes its
-	// own. The fields below still override it where set.
-	Settings *config.Settings
-	// ConfigFile, when not empty, is read instead of the usual config
-	// files, as the command's --config does.
-	ConfigFile string
-	// TrustProject uses the project config files of the working directory
-	// (./.mcp.json, ./.mcphost.*) even when the user has not trusted them
-	// (see "mcphost trust"); otherwise an untrusted one is left out
-	// with a warning.
-	TrustProject bool
-	// IgnoreConfig reads no config files (but ConfigFile) and no
-	// MCPHOST_* or OLLAMA_HOST variables: only the defaults and these
-	// options count.
-	IgnoreConfig bool
-	// Servers, when not nil, replaces the config's MCP servers; NoServers
-	// starts none at all.
-	Servers   []config.ServerSpec
-	NoServers bool
 	// AllowFailedStart makes New succeed even when no server could start;
 	// Servers then says why each failed. By default New returns
 	// ErrNoServers when some were configured and none started.
 	AllowFailedStart bool
-	// NoCache neither reads nor writes the cache of servers' tool lists
-	// (config's no-cache): every server starts in New, as on a first run.
-	NoCache bool
 	// CacheDir is the folder of the cache of servers' tool lists (see
 	// StartLazy). Empty means the user's cache folder, where the mcphost
-	// command keeps it, except with IgnoreConfig: then there is no cache
-	// unless CacheDir names one, and nothing is written under $HOME.
+	// command keeps it, when Config is nil; with a Config given in code
+	// (from DefaultConfig, LoadConfig or elsewhere) empty means no cache:
+	// such a Host writes nothing under $HOME unless CacheDir names a
+	// folder there. Config.NoCache turns the cache off either way.
 	CacheDir string
 	// Start says when the servers start (see New); the zero value,
 	// StartLazy, keeps the servers whose tool list is cached (from an
@@ -95,35 +79,6 @@ type Options struct {
 	// nothing.
 	OnStart func(StartNews)
 
-	// SystemPrompt starts every conversation; empty means the config's.
-	SystemPrompt string
-	// MaxSteps bounds the tool-calling model calls of one turn; 0 means
-	// the config's (20 by default).
-	MaxSteps int
-	// NumCtx caps the context window asked of the model; 0 means the
-	// config's (8192 by default).
-	NumCtx int
-	// MaxResultBytes cuts each tool result before the model sees it; 0
-	// means the config's (about half the context window).
-	MaxResultBytes int
-	// ToolShare is the share of the context window the tools may take
-	// before only the most relevant are offered, with a search tool for
-	// the others; 0 means the config's (a quarter by default), a negative
-	// value offers every tool, always.
-	ToolShare float64
-	// EmbedModel names an embedding model of the engine that ranks tools
-	// by meaning too; empty means the config's (none by default).
-	EmbedModel string
-	// Think, when not nil, says whether reasoning models should think:
-	// false asks them not to, for the engines that can be asked (see
-	// Conversation.SetThink); nil means the config's (the model decides
-	// by default).
-	Think *bool
-
-	// Allow, Ask and Deny add approval rules (globs over "server__tool"
-	// names) to the config's; Yolo allows every tool that is not denied.
-	Allow, Ask, Deny []string
-	Yolo             bool
 	// Asker is put everything that needs a person: tool calls that need
 	// approval, servers' forms (MCP elicitation), servers' requests for a
 	// completion by the model (MCP sampling, which an approved request
@@ -150,10 +105,6 @@ type Options struct {
 	// tools, each made by [NewTool]; the model sees each by its own name.
 	Tools []Tool
 
-	// AuditLog, when not empty, is the path of a JSON-lines audit log of
-	// every tool call, secrets masked; empty means the config's.
-	AuditLog string
-
 	// Logger receives debug logs and warnings, secrets masked; nil
 	// discards them.
 	Logger *slog.Logger
@@ -172,8 +123,6 @@ type Options struct {
 	// their Notification hooks then hear of each question put to the
 	// Asker.
 	Interactive bool
-	// NoHooks runs none of the configured hooks.
-	NoHooks bool
 }
 
 // StartMode says when a Host starts its servers.
@@ -312,87 +261,16 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	return h, nil
 }
 
-// loadSettings is Options.Settings, or the configuration read as the
-// command reads it, with the options' overrides applied to a copy.
+// loadSettings is a checked copy of Options.Config, or the user's
+// configuration when it is nil.
 func loadSettings(opts Options) (*config.Settings, error) {
-	if opts.Servers != nil && !opts.NoServers {
-		checked, err := checkServers(opts.Servers)
-		if err != nil {
-			return nil, err
-		}
-		opts.Servers = checked
+	if opts.Config == nil {
+		return LoadConfig(LoadOptions{})
 	}
-	var s config.Settings
-	if opts.Settings != nil {
-		s = *opts.Settings
-	} else {
-		load := configload.LoadOptions{ConfigFile: opts.ConfigFile, Servers: opts.Servers, Isolated: opts.IgnoreConfig, TrustProject: opts.TrustProject}
-		if opts.NoServers {
-			load.Servers = []config.ServerSpec{}
-		}
-		loaded, err := configload.Load(load)
-		if err != nil {
-			return nil, configError(err)
-		}
-		s = *loaded
+	s := *opts.Config
+	if err := checkSettings(&s); err != nil {
+		return nil, err
 	}
-	switch {
-	case opts.NoServers:
-		s.Servers = nil
-	case opts.Servers != nil:
-		s.Servers = opts.Servers
-	}
-	if opts.Model != "" {
-		s.Model = opts.Model
-	}
-	if opts.OllamaHost != "" {
-		s.OllamaHost = opts.OllamaHost
-	}
-	if opts.ProviderURL != "" {
-		s.ProviderURL = opts.ProviderURL
-	}
-	if opts.ProviderAPIKey != "" {
-		s.ProviderAPIKey, s.ProviderKeySource = opts.ProviderAPIKey, "host.Options.ProviderAPIKey"
-	}
-	s.Pull = s.Pull || opts.Pull
-	if opts.SystemPrompt != "" {
-		s.SystemPrompt = opts.SystemPrompt
-	}
-	if opts.AuditLog != "" {
-		s.Audit = opts.AuditLog
-	}
-	switch {
-	case opts.ToolShare < 0:
-		s.ToolShare = 0
-	case opts.ToolShare > 1:
-		return nil, configError(fmt.Errorf("host.Options.ToolShare must be at most 1 (the whole context window), got %v", opts.ToolShare))
-	case opts.ToolShare > 0:
-		s.ToolShare = opts.ToolShare
-	}
-	if opts.EmbedModel != "" {
-		s.EmbedModel = opts.EmbedModel
-	}
-	if opts.Think != nil {
-		s.Think = opts.Think
-	}
-	for _, v := range []struct {
-		name string
-		val  int
-		dst  *int
-	}{{"MaxSteps", opts.MaxSteps, &s.MaxSteps}, {"NumCtx", opts.NumCtx, &s.NumCtx}, {"MaxResultBytes", opts.MaxResultBytes, &s.MaxResultBytes}} {
-		switch {
-		case v.val < 0:
-			return nil, configError(fmt.Errorf("host.Options.%s must not be negative, got %d", v.name, v.val))
-		case v.val > 0:
-			*v.dst = v.val
-		}
-	}
-	s.Approval.Allow = append(append([]string{}, s.Approval.Allow...), opts.Allow...)
-	s.Approval.Ask = append(append([]string{}, s.Approval.Ask...), opts.Ask...)
-	s.Approval.Deny = append(append([]string{}, s.Approval.Deny...), opts.Deny...)
-	s.Yolo = s.Yolo || opts.Yolo
-	s.NoCache = s.NoCache || opts.NoCache
-	s.NoHooks = s.NoHooks || opts.NoHooks
 	return &s, nil
 }
 
@@ -455,7 +333,8 @@ func (h *Host) start(ctx context.Context) error {
 	case s.NoCache:
 	case h.opts.CacheDir != "":
 		mopts.CacheDir = h.opts.CacheDir
-	case !h.opts.IgnoreConfig:
+	case h.opts.Config == nil:
+		// The user's configuration, the user's cache, as the command.
 		mopts.CacheDir = userdirs.Default().Cache
 	}
 	h.manager = servers.NewManager(s.Servers, mopts)
@@ -563,7 +442,7 @@ func (h *Host) newEmbedder() toolselect.Embedder {
 func (h *Host) newProvider() (provider.Provider, string, error) {
 	s := h.settings
 	if h.opts.Provider != nil && strings.TrimSpace(s.Model) == "" {
-		return nil, "", configError(errors.New("no model: give host.Options.Model with host.Options.Provider"))
+		return nil, "", configError(errors.New("no model is configured for the program's provider: name the model it serves in the config's model setting"))
 	}
 	engine, modelName, err := h.engines.parse(s.Model)
 	if err != nil {

@@ -22,8 +22,9 @@ import (
 )
 
 // newHost starts a Host on the scripted model with the built-in fs server
-// on a fresh folder, reading no config from the machine.
-func newHost(t *testing.T, opts host.Options) (*host.Host, *ollamatest.Server, string) {
+// on a fresh folder, reading no config from the machine; configure changes
+// that configuration.
+func newHost(t *testing.T, opts host.Options, configure ...func(*config.Settings)) (*host.Host, *ollamatest.Server, string) {
 	t.Helper()
 	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
 	t.Cleanup(model.Close)
@@ -31,13 +32,9 @@ func newHost(t *testing.T, opts host.Options) (*host.Host, *ollamatest.Server, s
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("buy milk"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts.IgnoreConfig = true
-	if opts.Model == "" {
-		opts.Model = "ollama:tiny"
-	}
-	opts.OllamaHost = model.URL
-	if opts.Servers == nil && !opts.NoServers {
-		opts.Servers = []config.ServerSpec{fsSpec(dir)}
+	opts.Config = noFiles("ollama:tiny", model.URL, fsSpec(dir))
+	for _, f := range configure {
+		f(opts.Config)
 	}
 	h, err := host.New(context.Background(), opts)
 	if err != nil {
@@ -45,6 +42,27 @@ func newHost(t *testing.T, opts host.Options) (*host.Host, *ollamatest.Server, s
 	}
 	t.Cleanup(func() { h.Close() })
 	return h, model, dir
+}
+
+// noFiles is a configuration read from no files and no variables: this
+// model at the Ollama at url (either may be empty), these servers.
+func noFiles(model, url string, servers ...config.ServerSpec) *config.Settings {
+	c := host.DefaultConfig()
+	c.Model, c.OllamaHost, c.Servers = model, url, servers
+	return c
+}
+
+// noServers makes newHost's Host run no servers at all.
+func noServers(c *config.Settings) { c.Servers = nil }
+
+// withServers makes newHost's Host run these servers.
+func withServers(specs ...config.ServerSpec) func(*config.Settings) {
+	return func(c *config.Settings) { c.Servers = specs }
+}
+
+// allowing adds approval rules that allow these tools.
+func allowing(rules ...string) func(*config.Settings) {
+	return func(c *config.Settings) { c.Approval.Allow = append(c.Approval.Allow, rules...) }
 }
 
 func fsSpec(dir string) config.ServerSpec {
@@ -134,7 +152,7 @@ func TestConversationsRunAtOnceWithTheirOwnHistory(t *testing.T) {
 }
 
 func TestStreamStoppedEarlyCancelsTheTurn(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{NoServers: true})
+	h, model, _ := newHost(t, host.Options{}, noServers)
 	hold := make(chan struct{})
 	defer close(hold)
 	model.Handle(func(req api.ChatRequest) ollamatest.Reply {
@@ -201,23 +219,23 @@ func TestErrorsCanBeToldApart(t *testing.T) {
 	if err := os.WriteFile(badFile, []byte("max-steps: many\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	negative := noFiles("", "")
+	negative.MaxSteps = -1
 	tests := []struct {
 		name string
-		opts host.Options
+		cfg  *config.Settings
 		want error
 	}{
-		{"model missing", host.Options{Model: "ollama:nope", OllamaHost: model.URL, NoServers: true}, host.ErrModelNotFound},
-		{"engine unreachable", host.Options{Model: "ollama:tiny", OllamaHost: closedURL(t), NoServers: true}, host.ErrUnreachable},
-		{"provider without a model", host.Options{Model: "ollama:", NoServers: true}, host.ErrConfig},
-		{"bad config file", host.Options{ConfigFile: badFile, NoServers: true}, host.ErrConfig},
-		{"bad built-in option", host.Options{Servers: []config.ServerSpec{{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs", Options: map[string]any{"nope": 1}}}}, host.ErrConfig},
-		{"negative option", host.Options{MaxSteps: -1, NoServers: true}, host.ErrConfig},
-		{"no server starts", host.Options{Servers: []config.ServerSpec{{Name: "gone", Command: "/nonexistent/mcp-server"}}}, host.ErrNoServers},
+		{"model missing", noFiles("ollama:nope", model.URL), host.ErrModelNotFound},
+		{"engine unreachable", noFiles("ollama:tiny", closedURL(t)), host.ErrUnreachable},
+		{"provider without a model", noFiles("ollama:", ""), host.ErrConfig},
+		{"bad built-in option", noFiles("", "", config.ServerSpec{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs", Options: map[string]any{"nope": 1}}), host.ErrConfig},
+		{"negative option", negative, host.ErrConfig},
+		{"no server starts", noFiles("", "", config.ServerSpec{Name: "gone", Command: "/nonexistent/mcp-server"}), host.ErrNoServers},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.opts.IgnoreConfig = true
-			h, err := host.New(ctx, tt.opts)
+			h, err := host.New(ctx, host.Options{Config: tt.cfg})
 			if h != nil {
 				h.Close()
 			}
@@ -227,9 +245,9 @@ func TestErrorsCanBeToldApart(t *testing.T) {
 		})
 	}
 	// A config error names the file.
-	_, err := host.New(ctx, host.Options{ConfigFile: badFile, IgnoreConfig: true})
+	_, err := host.LoadConfig(host.LoadOptions{File: badFile, NoFiles: true})
 	var ce *config.Error
-	if !errors.As(err, &ce) || ce.File != badFile || ce.Field != "max-steps" {
+	if !errors.Is(err, host.ErrConfig) || !errors.As(err, &ce) || ce.File != badFile || ce.Field != "max-steps" {
 		t.Errorf("config error %v (%+v)", err, ce)
 	}
 }
@@ -241,7 +259,7 @@ func closedURL(t *testing.T) string {
 }
 
 func TestMaxStepsKeepsTheFinalAnswer(t *testing.T) {
-	h, model, dir := newHost(t, host.Options{MaxSteps: 1})
+	h, model, dir := newHost(t, host.Options{}, func(c *config.Settings) { c.MaxSteps = 1 })
 	read := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__read_file", map[string]any{"path": filepath.Join(dir, "notes.txt")})}}
 	model.Enqueue(read, ollamatest.Reply{Content: "milk"})
 	res, err := h.Prompt(context.Background(), "loop")
@@ -252,7 +270,7 @@ func TestMaxStepsKeepsTheFinalAnswer(t *testing.T) {
 
 func TestNoModelMeansToolsOnly(t *testing.T) {
 	dir := t.TempDir()
-	h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, Servers: []config.ServerSpec{fsSpec(dir)}})
+	h, err := host.New(context.Background(), host.Options{Config: noFiles("", "", fsSpec(dir))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,10 +288,8 @@ func TestNoModelMeansToolsOnly(t *testing.T) {
 }
 
 func TestCancellingTheContextCancelsTheToolCall(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{
-		Servers: []config.ServerSpec{{Name: "sh", Transport: config.TransportBuiltin, Builtin: "bash"}},
-		Allow:   []string{"sh__*"},
-	})
+	h, model, _ := newHost(t, host.Options{},
+		withServers(config.ServerSpec{Name: "sh", Transport: config.TransportBuiltin, Builtin: "bash"}), allowing("sh__*"))
 	ctx, cancel := context.WithCancel(context.Background())
 	model.Enqueue(ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("sh__run", map[string]any{"command": "sleep 60"})}})
 	done := make(chan error, 1)
@@ -296,7 +312,7 @@ func TestCancellingTheContextCancelsTheToolCall(t *testing.T) {
 }
 
 func TestSaveAndLoadUseTheSessionFormat(t *testing.T) {
-	h, model, dir := newHost(t, host.Options{NoServers: true, SystemPrompt: "Be brief."})
+	h, model, dir := newHost(t, host.Options{}, noServers, func(c *config.Settings) { c.SystemPrompt = "Be brief." })
 	model.Enqueue(ollamatest.Reply{Content: "hello"})
 	conv := h.NewConversation()
 	if _, err := conv.Prompt(context.Background(), "hi"); err != nil {
@@ -326,7 +342,7 @@ func TestSaveAndLoadUseTheSessionFormat(t *testing.T) {
 }
 
 func TestCloseIsIdempotentAndEndsServers(t *testing.T) {
-	h, _, _ := newHost(t, host.Options{NoServers: false})
+	h, _, _ := newHost(t, host.Options{})
 	if err := h.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +375,7 @@ func (a callAsker) ApproveCall(_ context.Context, req ask.CallRequest) (ask.Appr
 // as the Host's own: errors.Is matches host's errors, with the messages
 // the packages underneath wrote, in returned errors and in events alike.
 func TestErrorsUnderneathMatchTheHostsOwn(t *testing.T) {
-	h, model, dir := newHost(t, host.Options{MaxSteps: 1})
+	h, model, dir := newHost(t, host.Options{}, func(c *config.Settings) { c.MaxSteps = 1 })
 	ctx := context.Background()
 	if _, err := h.CallTool(ctx, "nope__x", nil); !errors.Is(err, host.ErrUnknownTool) || !strings.Contains(err.Error(), `"nope__x"`) {
 		t.Errorf("CallTool of an unknown tool: %v", err)
@@ -394,7 +410,7 @@ func TestStartNewsErrorsMatchTheHostsOwn(t *testing.T) {
 		mu   sync.Mutex
 		news []host.StartNews
 	)
-	_, err := host.New(context.Background(), host.Options{Model: "ollama:nope", OllamaHost: model.URL, NoServers: true, IgnoreConfig: true,
+	_, err := host.New(context.Background(), host.Options{Config: noFiles("ollama:nope", model.URL),
 		OnStart: func(n host.StartNews) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -415,8 +431,10 @@ func TestStartNewsErrorsMatchTheHostsOwn(t *testing.T) {
 // the runner's error is matched against the host's own ErrMaxSteps.
 func TestStopHookHearsMaxSteps(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "stop.json")
-	settings := &config.Settings{MaxSteps: 1, Hooks: config.Hooks{config.HookStop: {{Commands: []config.HookCommand{{Command: "cat > " + out, Timeout: 10 * time.Second}}}}}}
-	h, model, dir := newHost(t, host.Options{Settings: settings})
+	h, model, dir := newHost(t, host.Options{}, func(c *config.Settings) {
+		c.MaxSteps = 1
+		c.Hooks = config.Hooks{config.HookStop: {{Commands: []config.HookCommand{{Command: "cat > " + out, Timeout: 10 * time.Second}}}}}
+	})
 	read := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__read_file", map[string]any{"path": filepath.Join(dir, "notes.txt")})}}
 	model.Enqueue(read, ollamatest.Reply{Content: "milk"})
 	if _, err := h.Prompt(context.Background(), "loop"); !errors.Is(err, host.ErrMaxSteps) {

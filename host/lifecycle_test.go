@@ -90,10 +90,8 @@ func TestEveryMethodAfterCloseIsErrClosed(t *testing.T) {
 }
 
 func TestCloseStopsATurnInAToolCall(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{
-		Servers: []config.ServerSpec{{Name: "sh", Transport: config.TransportBuiltin, Builtin: "bash"}},
-		Allow:   []string{"sh__*"},
-	})
+	h, model, _ := newHost(t, host.Options{},
+		withServers(config.ServerSpec{Name: "sh", Transport: config.TransportBuiltin, Builtin: "bash"}), allowing("sh__*"))
 	model.Handle(func(api.ChatRequest) ollamatest.Reply {
 		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("sh__run", map[string]any{"command": "sleep 60"})}}
 	})
@@ -122,7 +120,7 @@ func TestCloseStopsATurnInAToolCall(t *testing.T) {
 }
 
 func TestCloseStopsATurnInAModelCall(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{NoServers: true})
+	h, model, _ := newHost(t, host.Options{}, noServers)
 	hold := make(chan struct{})
 	defer close(hold)
 	model.Enqueue(ollamatest.Reply{Content: "never", Hold: hold})
@@ -151,7 +149,7 @@ func TestCloseStopsATurnInAModelCall(t *testing.T) {
 }
 
 func TestCallerCancelledFirstIsCanceledNotClosed(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{NoServers: true})
+	h, model, _ := newHost(t, host.Options{}, noServers)
 	hold := make(chan struct{})
 	defer close(hold)
 	model.Enqueue(ollamatest.Reply{Content: "never", Hold: hold})
@@ -173,7 +171,7 @@ func TestCallerCancelledFirstIsCanceledNotClosed(t *testing.T) {
 }
 
 func TestPromptsRacingCloseCallNoModelAfterIt(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{NoServers: true})
+	h, model, _ := newHost(t, host.Options{}, noServers)
 	const n = 50
 	// Close comes once the model has been asked a few times: some
 	// prompts are answered, some are in flight, some not begun.
@@ -222,7 +220,7 @@ func TestPromptsRacingCloseCallNoModelAfterIt(t *testing.T) {
 }
 
 func TestHistoryFromTheConversationsOwnCallback(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{NoServers: true})
+	h, model, _ := newHost(t, host.Options{}, noServers)
 	model.Enqueue(ollamatest.Reply{Content: "hello"}, ollamatest.Reply{Content: "again"})
 	conv := h.NewConversation()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -279,7 +277,7 @@ func TestCloseClosesTheEnginesIdleConnections(t *testing.T) {
 	}
 	front.Start()
 	defer front.Close()
-	h, err := host.New(context.Background(), host.Options{Model: "ollama:tiny", OllamaHost: front.URL, IgnoreConfig: true, NoServers: true})
+	h, err := host.New(context.Background(), host.Options{Config: noFiles("ollama:tiny", front.URL)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,14 +301,22 @@ func TestAHostGivenNoServersStartsNone(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Chdir(t.TempDir())
+	// The user's configuration (Config nil) names the model in variables.
+	t.Setenv("MCPHOST_MODEL", "ollama:tiny")
+	t.Setenv("OLLAMA_HOST", model.URL)
+	loaded, err := host.LoadConfig(host.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := noFiles("ollama:tiny", model.URL)
+	empty.Servers = []config.ServerSpec{}
 	for name, opts := range map[string]host.Options{
 		"no config":     {},
-		"IgnoreConfig":  {IgnoreConfig: true},
-		"NoServers":     {NoServers: true},
-		"Servers empty": {Servers: []config.ServerSpec{}},
+		"LoadConfig":    {Config: loaded},
+		"DefaultConfig": {Config: noFiles("ollama:tiny", model.URL)},
+		"Servers empty": {Config: empty},
 	} {
 		t.Run(name, func(t *testing.T) {
-			opts.Model, opts.OllamaHost = "ollama:tiny", model.URL
 			h, err := host.New(context.Background(), opts)
 			if err != nil {
 				t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/mcphost/mcphost/ask"
-	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/mcptest"
 	"github.com/mcphost/mcphost/ollamatest"
@@ -23,14 +22,12 @@ func TestLibraryPromptsResourcesProgressAndSampling(t *testing.T) {
 		asked []ask.SamplingRequest
 	)
 	h, model, _ := newHost(t, host.Options{
-		Servers: []config.ServerSpec{mcptest.EverythingSpec(t, "everything")},
-		Allow:   []string{"everything__*"},
 		Asker: samplingAsker{seen: func(req ask.SamplingRequest) {
 			mu.Lock()
 			defer mu.Unlock()
 			asked = append(asked, req)
 		}},
-	})
+	}, withServers(mcptest.EverythingSpec(t, "everything")), allowing("everything__*"))
 	ctx := context.Background()
 
 	res, err := h.GetPrompt(ctx, "args-prompt", map[string]string{"city": "Oslo"})

@@ -35,7 +35,7 @@ func TestAServerThatCannotStartIsNamedWithItsCause(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var news error
-			h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, Servers: []config.ServerSpec{tt.spec},
+			h, err := host.New(context.Background(), host.Options{Config: noFiles("", "", tt.spec),
 				OnStart: func(n host.StartNews) {
 					if n.Server != "" {
 						news = n.Err
@@ -67,8 +67,8 @@ func TestAServerThatCannotStartIsNamedWithItsCause(t *testing.T) {
 
 func TestEveryFailedServerIsInErrNoServers(t *testing.T) {
 	var warned []string
-	_, err := host.New(context.Background(), host.Options{IgnoreConfig: true, Warn: func(s string) { warned = append(warned, s) },
-		Servers: []config.ServerSpec{{Name: "a", Command: "/nonexistent/a"}, {Name: "b", Command: "/nonexistent/b"}}})
+	_, err := host.New(context.Background(), host.Options{Warn: func(s string) { warned = append(warned, s) },
+		Config: noFiles("", "", config.ServerSpec{Name: "a", Command: "/nonexistent/a"}, config.ServerSpec{Name: "b", Command: "/nonexistent/b"})})
 	var names []string
 	if u, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range u.Unwrap() {
@@ -105,7 +105,7 @@ func TestServersInCodeWithABadNameOrURLAreAConfigError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, Servers: []config.ServerSpec{tt.spec}})
+			h, err := host.New(context.Background(), host.Options{Config: noFiles("", "", tt.spec)})
 			if h != nil {
 				h.Close()
 			}
@@ -116,7 +116,7 @@ func TestServersInCodeWithABadNameOrURLAreAConfigError(t *testing.T) {
 		})
 	}
 	// Twice the same name.
-	_, err := host.New(context.Background(), host.Options{IgnoreConfig: true, Servers: []config.ServerSpec{{Name: "a", Command: "x"}, {Name: "a", Command: "y"}}})
+	_, err := host.New(context.Background(), host.Options{Config: noFiles("", "", config.ServerSpec{Name: "a", Command: "x"}, config.ServerSpec{Name: "a", Command: "y"})})
 	if !errors.Is(err, host.ErrConfig) {
 		t.Errorf("a name given twice: %v", err)
 	}

@@ -8,13 +8,17 @@ import (
 	"github.com/mcphost/mcphost/config"
 )
 
-// checkServers checks the servers a program gave in code
-// (Options.Servers), which no config parser has seen: a name or address
-// that cannot work is a configuration error naming the server and the
-// field, not a server that fails to start. A spec without a Transport is
-// a stdio server when it has a Command and an http one when it has a URL.
-// It returns the specs to run, the caller's slice left as it was.
+// checkServers checks the servers of a configuration given in code: the
+// names of all, and the fields of those a program wrote itself (no Source:
+// no config parser has seen them). A name or address that cannot work is
+// a configuration error naming the server and the field, not a server that
+// fails to start. A spec without a Transport is a stdio server when it has
+// a Command and an http one when it has a URL. It returns the specs to
+// run, the caller's slice left as it was; nil stays nil.
 func checkServers(specs []config.ServerSpec) ([]config.ServerSpec, error) {
+	if specs == nil {
+		return nil, nil
+	}
 	out := make([]config.ServerSpec, len(specs))
 	seen := map[string]bool{}
 	for i, spec := range specs {
@@ -24,13 +28,18 @@ func checkServers(specs []config.ServerSpec) ([]config.ServerSpec, error) {
 		switch {
 		case strings.TrimSpace(spec.Name) == "":
 			return nil, configError(&config.Error{Field: "name", Message: fmt.Sprintf(
-				"server %d of host.Options.Servers has no Name: give each server a name, as the key under mcpServers would be", i+1)})
+				"server %d of the configuration's servers has no name: give each server a name, as the key under mcpServers would be", i+1)})
 		case strings.Contains(spec.Name, "__"):
 			return nil, fail("name", `a server name must not contain "__", which separates it from its tools' names`)
 		case seen[spec.Name]:
-			return nil, fail("name", "the name is given twice in host.Options.Servers: give each server its own")
+			return nil, fail("name", "the name is given to two servers of the configuration: give each server its own")
 		}
 		seen[spec.Name] = true
+		if spec.Source != "" {
+			// Read from a file (or a flag), and checked there.
+			out[i] = spec
+			continue
+		}
 		if spec.Transport == "" {
 			switch {
 			case spec.Command != "":

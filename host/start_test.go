@@ -49,7 +49,7 @@ func TestALazyServerThatFailsAtItsFirstCallIsSeen(t *testing.T) {
 	cache := t.TempDir()
 	ctx := context.Background()
 	// A first run, eager, fills the cache.
-	first, err := host.New(ctx, host.Options{IgnoreConfig: true, Start: host.StartAll, CacheDir: cache, Servers: []config.ServerSpec{spec}})
+	first, err := host.New(ctx, host.Options{Config: noFiles("", "", spec), Start: host.StartAll, CacheDir: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,9 @@ func TestALazyServerThatFailsAtItsFirstCallIsSeen(t *testing.T) {
 		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("web__echo", map[string]any{"text": "hi"})}},
 		ollamatest.Reply{Content: "the server is down"},
 	)
-	h, err := host.New(ctx, host.Options{IgnoreConfig: true, CacheDir: cache, Servers: []config.ServerSpec{spec}, Model: "ollama:tiny", OllamaHost: model.URL, Allow: []string{"web__*"}})
+	cfg := noFiles("ollama:tiny", model.URL, spec)
+	cfg.Approval.Allow = []string{"web__*"}
+	h, err := host.New(ctx, host.Options{Config: cfg, CacheDir: cache})
 	if err != nil {
 		t.Fatalf("New with the server's tools cached: %v", err)
 	}
@@ -100,7 +102,7 @@ func TestALazyServerThatFailsAtItsFirstCallIsSeen(t *testing.T) {
 		t.Errorf("Servers: StartErr %v; want the *ServerError of web", st.StartErr)
 	}
 	// CallTool, on another Host, started lazily too.
-	other, err := host.New(ctx, host.Options{IgnoreConfig: true, CacheDir: cache, Servers: []config.ServerSpec{spec}})
+	other, err := host.New(ctx, host.Options{Config: noFiles("", "", spec), CacheDir: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,33 +113,78 @@ func TestALazyServerThatFailsAtItsFirstCallIsSeen(t *testing.T) {
 	}
 }
 
-func TestIgnoreConfigWritesNothingUnderHome(t *testing.T) {
+func TestAConfigGivenInCodeWritesNothingUnderHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	for _, v := range []string{"XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"} {
+	for _, v := range []string{"XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "MCPHOST_NO_CACHE"} {
 		t.Setenv(v, "")
 	}
+	t.Chdir(t.TempDir())
 	var broken atomic.Bool
 	spec := webServer(t, &broken)
-	ctx := context.Background()
-	for range 2 { // the second run would read what the first wrote
-		h, err := host.New(ctx, host.Options{IgnoreConfig: true, Servers: []config.ServerSpec{spec}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := h.CallTool(ctx, "web__echo", map[string]any{"text": "hi"}); err != nil {
-			t.Fatal(err)
-		}
-		h.Close()
+	// The user's configuration names the same server: read by the Host
+	// (Config nil), it caches the server's tools in the user's cache.
+	userFile := filepath.Join(home, ".mcphost.yml")
+	if err := os.WriteFile(userFile, []byte("mcpServers:\n  web:\n    type: http\n    url: "+spec.URL+"\n"), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	var written []string
-	_ = filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && path != home {
-			written = append(written, path)
+	underHome := func() []string {
+		var written []string
+		_ = filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && path != userFile {
+				written = append(written, path)
+			}
+			return nil
+		})
+		return written
+	}
+	ctx := context.Background()
+	use := func(t *testing.T, opts host.Options) {
+		t.Helper()
+		for range 2 { // the second run would read what the first wrote
+			h, err := host.New(ctx, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := h.CallTool(ctx, "web__echo", map[string]any{"text": "hi"}); err != nil {
+				t.Fatal(err)
+			}
+			h.Close()
 		}
-		return nil
-	})
-	if len(written) > 0 {
-		t.Errorf("a Host with IgnoreConfig wrote under $HOME: %q", written)
+	}
+	loaded, err := host.LoadConfig(host.LoadOptions{})
+	if err != nil || len(loaded.Servers) != 1 {
+		t.Fatalf("LoadConfig: %+v, %v", loaded, err)
+	}
+	noFilesLoaded, err := host.LoadConfig(host.LoadOptions{NoFiles: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noFilesLoaded.Servers = []config.ServerSpec{spec}
+	for name, cfg := range map[string]*config.Settings{
+		"DefaultConfig":        noFiles("", "", spec),
+		"LoadConfig, no files": noFilesLoaded,
+		"LoadConfig":           loaded,
+	} {
+		t.Run(name, func(t *testing.T) {
+			use(t, host.Options{Config: cfg})
+			if written := underHome(); len(written) > 0 {
+				t.Errorf("a Host given its Config wrote under $HOME: %q", written)
+			}
+		})
+	}
+	// CacheDir asks for a cache, wherever it is.
+	cache := filepath.Join(home, "my-cache")
+	use(t, host.Options{Config: noFiles("", "", spec), CacheDir: cache})
+	if entries, _ := os.ReadDir(cache); len(entries) == 0 {
+		t.Error("nothing was cached in CacheDir")
+	}
+	if err := os.RemoveAll(cache); err != nil {
+		t.Fatal(err)
+	}
+	// The user's configuration, read by the Host, keeps the command's cache.
+	use(t, host.Options{})
+	if len(underHome()) == 0 {
+		t.Error("a Host reading the user's configuration cached nothing in the user's cache folder")
 	}
 }

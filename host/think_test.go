@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/ollamatest"
 )
@@ -12,7 +13,7 @@ import (
 // thinking: false asks the model not to think, nil leaves it to the model.
 func TestThinkOptionAndSetThink(t *testing.T) {
 	off := false
-	h, model, _ := newHost(t, host.Options{Think: &off, NoServers: true})
+	h, model, _ := newHost(t, host.Options{}, noServers, func(c *config.Settings) { c.Think = &off })
 	model.Enqueue(ollamatest.Reply{Content: "one"}, ollamatest.Reply{Content: "two"})
 	conv := h.NewConversation()
 	ctx := context.Background()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
@@ -23,7 +24,7 @@ func contents(msgs []provider.Message) []string {
 }
 
 func TestUndoDropsTheLastTurnWithItsToolCalls(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{NoServers: true, SystemPrompt: "be brief"})
+	h, model, _ := newHost(t, host.Options{}, noServers, func(c *config.Settings) { c.SystemPrompt = "be brief" })
 	conv := h.NewConversation()
 	if dropped := conv.Undo(); dropped != nil {
 		t.Errorf("undo of an empty conversation dropped %v", contents(dropped))
@@ -93,7 +94,7 @@ func TestRetryRunsTheLastPromptAgainWithoutItsAnswer(t *testing.T) {
 }
 
 func TestCompactReplacesOlderTurnsWithTheModelsSummary(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{NoServers: true, SystemPrompt: "be brief"})
+	h, model, _ := newHost(t, host.Options{}, noServers, func(c *config.Settings) { c.SystemPrompt = "be brief" })
 	conv := h.NewConversation()
 	if _, err := conv.Compact(context.Background(), 1); !errors.Is(err, host.ErrNothingToCompact) {
 		t.Errorf("compact of an empty conversation: %v", err)
@@ -129,7 +130,7 @@ func TestCompactReplacesOlderTurnsWithTheModelsSummary(t *testing.T) {
 }
 
 func TestCompactFailingLeavesTheHistory(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{NoServers: true})
+	h, model, _ := newHost(t, host.Options{}, noServers)
 	conv := h.NewConversation()
 	model.Enqueue(ollamatest.Reply{Content: "a"}, ollamatest.Reply{Content: "b"})
 	conv.Prompt(context.Background(), "one")
@@ -146,7 +147,7 @@ func TestCompactFailingLeavesTheHistory(t *testing.T) {
 }
 
 func TestCancelledAnswerStaysMarkedInterrupted(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{NoServers: true})
+	h, model, _ := newHost(t, host.Options{}, noServers)
 	conv := h.NewConversation()
 	// The first pieces stream; the rest waits until the turn is cancelled.
 	model.Enqueue(ollamatest.Reply{Chunks: []string{"The answer ", "is long"}, Stall: true}, ollamatest.Reply{Content: "again"})
@@ -181,7 +182,7 @@ func TestCancelledAnswerStaysMarkedInterrupted(t *testing.T) {
 // TestUndoAndRetryTakeAWholePrompt: a turn begun with several messages
 // (an MCP prompt's) is undone and retried whole.
 func TestUndoAndRetryTakeAWholePrompt(t *testing.T) {
-	h, model, _ := newHost(t, host.Options{NoServers: true})
+	h, model, _ := newHost(t, host.Options{}, noServers)
 	conv := h.NewConversation()
 	model.Enqueue(ollamatest.Reply{Content: "first"}, ollamatest.Reply{Content: "again"}, ollamatest.Reply{Content: "x"})
 	prompt := []provider.Message{{Role: provider.RoleUser, Content: "review this"}, {Role: provider.RoleAssistant, Content: "Sure, send it."}, {Role: provider.RoleUser, Content: "the code"}}

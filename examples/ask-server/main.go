@@ -30,7 +30,15 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	h, err := host.New(ctx, host.Options{Model: *model})
+	// The user's mcphost configuration, with the model of -m if given.
+	cfg, err := host.LoadConfig(host.LoadOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *model != "" {
+		cfg.Model = *model
+	}
+	h, err := host.New(ctx, host.Options{Config: cfg})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -32,8 +32,10 @@ func TestAskUsesTheToolsAndAnswersInJSON(t *testing.T) {
 		}
 		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__read_file", map[string]any{"path": filepath.Join(dir, "motd.txt")})}}
 	})
-	h, err := host.New(context.Background(), host.Options{Model: "ollama:tiny", OllamaHost: model.URL, IgnoreConfig: true,
-		Servers: []config.ServerSpec{{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs", Options: map[string]any{"allowed_directories": []any{dir}}}}})
+	cfg := host.DefaultConfig()
+	cfg.Model, cfg.OllamaHost = "ollama:tiny", model.URL
+	cfg.Servers = []config.ServerSpec{{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs", Options: map[string]any{"allowed_directories": []any{dir}}}}
+	h, err := host.New(context.Background(), host.Options{Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,15 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, host.Options{Model: *model}, *parallel, os.Stdin, os.Stdout); err != nil {
+	// The user's mcphost configuration, with the model of -m if given.
+	cfg, err := host.LoadConfig(host.LoadOptions{})
+	if err == nil {
+		if *model != "" {
+			cfg.Model = *model
+		}
+		err = run(ctx, host.Options{Config: cfg}, *parallel, os.Stdin, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "batch:", err)
 		os.Exit(1)
 	}

@@ -21,7 +21,9 @@ func TestAnswersEveryLineInOrder(t *testing.T) {
 	})
 	in := strings.NewReader("one\ntwo\n\nthree\nfour\nfive\n")
 	var out bytes.Buffer
-	err := run(context.Background(), host.Options{Model: "ollama:tiny", OllamaHost: model.URL, IgnoreConfig: true, NoServers: true}, 3, in, &out)
+	cfg := host.DefaultConfig()
+	cfg.Model, cfg.OllamaHost = "ollama:tiny", model.URL
+	err := run(context.Background(), host.Options{Config: cfg}, 3, in, &out)
 	if err != nil {
 		t.Fatal(err)
 	}

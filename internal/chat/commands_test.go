@@ -76,7 +76,7 @@ func newTestChat(t *testing.T) (*Chat, *bytes.Buffer, *fakeHost, *ollamatest.Ser
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := host.New(context.Background(), host.Options{Settings: &config.Settings{}, Provider: backend, Model: "tiny"})
+	h, err := host.New(context.Background(), host.Options{Config: &config.Settings{Model: "tiny"}, Provider: backend})
 	if err != nil {
 		t.Fatal(err)
 	}

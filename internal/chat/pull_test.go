@@ -18,7 +18,9 @@ func TestModelOffersToPull(t *testing.T) {
 	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
 	defer model.Close()
 	model.Pullable(ollamatest.Model{Name: "qwen3:8b"})
-	h, err := host.New(context.Background(), host.Options{IgnoreConfig: true, NoServers: true, Model: "tiny", OllamaHost: model.URL})
+	cfg := host.DefaultConfig()
+	cfg.Model, cfg.OllamaHost = "tiny", model.URL
+	h, err := host.New(context.Background(), host.Options{Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

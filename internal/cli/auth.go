@@ -76,8 +76,7 @@ func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc boo
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	opts := options(settings, logger, func(string) {})
-	opts.ToolsOnly, opts.NoServers = true, true
+	opts := withServers(options(settings, logger, func(string) {}), nil)
 	if cmd.verb == "login" {
 		only, err := configload.OnlyServer(settings.Servers, name)
 		if err != nil {
@@ -88,7 +87,8 @@ func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc boo
 		}
 		// The server starts first without a sign-in (it fails quietly if
 		// it needs one), then Login signs in and starts it again.
-		opts.NoServers, opts.Servers, opts.AllowFailedStart, opts.Start = false, only, true, host.StartAll
+		opts = withServers(opts, only)
+		opts.AllowFailedStart, opts.Start = true, host.StartAll
 	}
 	h, err := host.New(ctx, opts)
 	if err != nil {

@@ -91,7 +91,6 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	opts.NoServers = len(opts.Servers) == 0
 	h, err := host.New(ctx, opts)
 	if err != nil {
 		code := exitCode(ctx, err)
@@ -128,7 +127,7 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 // tools call: no model is needed, and only the servers cmd names start.
 func inspectOptions(cmd inspectCommand, settings *config.Settings, logger *slog.Logger, stdin io.Reader, stderr *pipeGuard) (host.Options, map[string]any, error) {
 	opts := options(settings, logger, warner(stderr))
-	opts.ToolsOnly, opts.Servers = true, settings.Servers
+	specs := settings.Servers
 	opts.Asker = runAsker(stderr.f, warner(stderr))
 	var args map[string]any
 	var err error
@@ -144,15 +143,15 @@ func inspectOptions(cmd inspectCommand, settings *config.Settings, logger *slog.
 		}
 	case "list":
 		if cmd.server != "" {
-			opts.Servers, err = configload.OnlyServer(opts.Servers, cmd.server)
+			specs, err = configload.OnlyServer(specs, cmd.server)
 		}
 	case verbPromptsList, verbPromptsGet, verbResourcesList, verbResourcesRead:
-		opts.Servers, err = mcpInspectServers(cmd, opts.Servers)
+		specs, err = mcpInspectServers(cmd, specs)
 	case "call":
 		args, err = tool.ReadArgs(cmd.args, stdin)
-		opts.Servers = servers.ForCall(opts.Servers, cmd.tool)
+		specs = servers.ForCall(specs, cmd.tool)
 	}
-	return opts, args, err
+	return withServers(opts, specs), args, err
 }
 
 // listServers reports on every server; it fails (exit 5) when any

@@ -27,6 +27,7 @@ import (
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/internal/trust"
 	"github.com/mcphost/mcphost/internal/ui"
+	"github.com/mcphost/mcphost/internal/userdirs"
 	"github.com/mcphost/mcphost/internal/version"
 	"github.com/mcphost/mcphost/provider"
 )
@@ -164,9 +165,22 @@ func logPeakRSS(logger *slog.Logger) {
 	}
 }
 
-// options are the host options every command shares.
+// options are the host options every command shares: the command's
+// settings, and the tool-list cache in the user's cache folder (a Host
+// given its settings in code has none unless told where).
 func options(settings *config.Settings, logger *slog.Logger, warn func(string)) host.Options {
-	return host.Options{Settings: settings, Logger: logger, Warn: warn, MaskEvents: true, ClientVersion: version.Get().Version}
+	return host.Options{Config: settings, CacheDir: userdirs.Default().Cache,
+		Logger: logger, Warn: warn, MaskEvents: true, ClientVersion: version.Get().Version}
+}
+
+// withServers is opts with only these servers (none when empty) and no
+// model: for the commands that work on servers or engines, not on a
+// conversation. The command's settings are left as they are.
+func withServers(opts host.Options, specs []config.ServerSpec) host.Options {
+	s := *opts.Config
+	s.Servers = specs
+	opts.Config, opts.ToolsOnly = &s, true
+	return opts
 }
 
 // reportExit prints err (if any) as one line on stderr and returns the exit

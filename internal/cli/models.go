@@ -24,8 +24,7 @@ func runModels(con *console, settings *config.Settings, logger *slog.Logger) int
 		fmt.Fprintln(stderr, "mcphost: --output stream-json is for model runs; use --output json with models")
 		return exitUsage
 	}
-	opts := options(settings, logger, warner(stderr))
-	opts.ToolsOnly, opts.NoServers = true, true
+	opts := withServers(options(settings, logger, warner(stderr)), nil)
 	h, err := host.New(ctx, opts)
 	if err != nil {
 		return reportExit(stderr, ctx, err)
