@@ -4,7 +4,9 @@
 # 50-step tool loop, on the Ollama path (AgentStep) and the OpenAI-compatible
 # one (AgentStepOpenAI); the Go library's time per turn and start-up; the
 # OpenAI backend's request encoding and stream reading. Needs the
-# test servers: npm ci --prefix testdata/npm.
+# test servers: npm ci --prefix testdata/npm. The command's benchmarks in
+# internal/e2e build mcphost once with go build and measure that, not the
+# test binary the end-to-end tests re-run as mcphost.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d testdata/npm/node_modules ] || npm ci --prefix testdata/npm --no-audit --no-fund --loglevel=error

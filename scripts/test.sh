@@ -41,7 +41,7 @@ else
 fi
 
 echo "== go test -race ./..."
-# The root package drives the real binary in tmux and pseudo-terminals
-# (about 7 minutes on 2 quiet cores): go test's default 10-minute limit
-# per package is too close.
+# internal/e2e drives the command (its test binary re-run as mcphost) in
+# tmux and pseudo-terminals (about 10 minutes on 2 quiet cores): go test's
+# default 10-minute limit per package is too close.
 go test -race -count=1 -timeout 25m "$@" ./...

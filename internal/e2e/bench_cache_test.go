@@ -26,6 +26,7 @@ import (
 // server it started (they are its reaped children), with 0, 5, 10 and 20
 // server-everything instances, cold and warm.
 func BenchmarkFirstRequest(b *testing.B) {
+	mcphost := releaseBin(b)
 	bin := mcptest.NPMBin(b, "mcp-server-everything")
 	model := ollamatest.NewServer()
 	defer model.Close()
@@ -62,7 +63,7 @@ func BenchmarkFirstRequest(b *testing.B) {
 					b.Fatal(err)
 				}
 				run := func(cacheDir string) (toFirst, wall, cpu time.Duration) {
-					cmd := exec.Command(binary, "-m", "tiny", "-p", "echo hi", "--config", cfg, "--allow-tool", "s0__echo")
+					cmd := exec.Command(mcphost, "-m", "tiny", "-p", "echo hi", "--config", cfg, "--allow-tool", "s0__echo")
 					cmd.Dir = dir
 					cmd.Env = append(os.Environ(), "HOME="+dir, "OLLAMA_HOST="+model.URL, "XDG_CACHE_HOME="+cacheDir)
 					var out strings.Builder

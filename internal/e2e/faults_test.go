@@ -1,7 +1,7 @@
 package e2e
 
 // The fault table (docs/faults.md): each test drives the real mcphost
-// binary against a misbehaving MCP server (mcptest/faultserver) or a
+// binary against a misbehaving MCP server (internal/faultserver) or a
 // failing scripted Ollama (ollamatest), and checks the exit code, what the
 // user sees, what the model is told, and that no process is left behind.
 
@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,12 +26,6 @@ import (
 	"github.com/mcphost/mcphost/ollamatest"
 )
 
-// faultServerBin builds the fault server once, next to the mcphost binary
-// (TestMain removes that directory).
-var faultServerBin = sync.OnceValues(func() (string, error) {
-	return mcptest.BuildFaultServer(filepath.Dir(binary))
-})
-
 // faultEnv is a directory with a config of fault servers, and the files
 // they report to.
 type faultEnv struct {
@@ -43,11 +36,7 @@ type faultEnv struct {
 
 func newFaultEnv(t *testing.T) *faultEnv {
 	t.Helper()
-	bin, err := faultServerBin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &faultEnv{t: t, dir: t.TempDir(), bin: bin}
+	return &faultEnv{t: t, dir: t.TempDir(), bin: faultServerBin}
 }
 
 // path is a file in the environment's directory.

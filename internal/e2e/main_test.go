@@ -19,43 +19,65 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/mcphost/mcphost/internal/cli"
+	"github.com/mcphost/mcphost/internal/faultserver"
 	"github.com/mcphost/mcphost/mcptest"
 	"github.com/mcphost/mcphost/ollamatest"
 )
 
-// binary is the mcphost built once for all tests.
+// binary is mcphost: this test binary under the name TestMain links it
+// to, which runs the command instead of the tests. So the race detector
+// and coverage of the test run reach the command's wiring, and no test
+// waits for a go build.
 var binary string
 
+// faultServerBin is the fault server (internal/faultserver): this test
+// binary under a second name.
+var faultServerBin string
+
 func TestMain(m *testing.M) {
+	// Dispatch on the name the process was started under, which every way
+	// the tests start a program keeps (exec, a shell, tmux, a terminal,
+	// $BROWSER, a script), before m.Run parses the testing flags. The
+	// names come first: mcphost runs $BROWSER with its own environment.
+	if faultserver.InvokedAs("mcphost") {
+		os.Exit(cli.Main())
+	}
+	if faultserver.Invoked() {
+		os.Exit(faultserver.Main())
+	}
 	if log := os.Getenv(fakeBrowserEnv); log != "" {
 		// This test binary is the $BROWSER of an OAuth test.
 		os.Exit(fakeBrowser(log, os.Args[len(os.Args)-1]))
 	}
+	os.Exit(runTests(m))
+}
+
+// runTests links this test binary as mcphost and as the fault server into
+// a temporary folder, runs the tests from the module's root and removes
+// the folder.
+func runTests(m *testing.M) int {
 	// The tests name the repository's files (testdata/, examples/) from
 	// its root, as a user of the command would.
 	if err := chdirModuleRoot(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	dir, err := os.MkdirTemp("", "mcphost-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
-	binary = filepath.Join(dir, "mcphost")
-	args := []string{"build", "-o", binary}
-	if raceEnabled {
-		args = append(args, "-race")
+	defer os.RemoveAll(dir)
+	if binary, err = faultserver.LinkSelf(dir, "mcphost"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
-	build := exec.Command("go", append(args, ".")...)
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building mcphost:", err)
-		os.Exit(1)
+	if faultServerBin, err = faultserver.Link(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return m.Run()
 }
 
 // invocation is one run of the binary.

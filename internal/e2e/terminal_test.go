@@ -233,13 +233,15 @@ func TestChatStartsAtOnceOnASilentTerminal(t *testing.T) {
 // answers with the same run piped, and with the theme set so that nothing
 // is asked: the differences are what drawing for a terminal and the one
 // unanswered question cost (the aim: 0.2 s at most in all; terminal
-// libraries' own queries cost 5 s each). Run with scripts/bench.sh.
+// libraries' own queries cost 5 s each). Run with scripts/bench.sh. It
+// runs the release build, as the other benchmarks of the command do.
 func BenchmarkSilentTerminal(b *testing.B) {
+	mcphost := releaseBin(b)
 	model := markdownModel()
 	defer model.Close()
 	b.Run("piped", func(b *testing.B) {
 		for b.Loop() {
-			cmd := terminalRun(b, model.URL, nil)
+			cmd := runAs(mcphost, terminalRun(b, model.URL, nil))
 			if out, err := cmd.CombinedOutput(); err != nil {
 				b.Fatalf("%v\n%s", err, out)
 			}
@@ -250,13 +252,13 @@ func BenchmarkSilentTerminal(b *testing.B) {
 	b.Run("terminal-theme-set", func(b *testing.B) {
 		for b.Loop() {
 			st := newSilentTerminal(b)
-			st.run(b, terminalRun(b, model.URL, nil, "--theme", "dark"))
+			st.run(b, runAs(mcphost, terminalRun(b, model.URL, nil, "--theme", "dark")))
 		}
 	})
 	b.Run("silent-terminal-auto", func(b *testing.B) {
 		for b.Loop() {
 			st := newSilentTerminal(b)
-			st.run(b, terminalRun(b, model.URL, nil))
+			st.run(b, runAs(mcphost, terminalRun(b, model.URL, nil)))
 		}
 	})
 }

@@ -1,8 +1,9 @@
 package servers
 
 // Fault injection at the manager's level: servers that crash, hang, lie or
-// flood, from mcptest/faultserver (a real process on the official SDK) and
-// from in-process SDK servers over HTTP.
+// flood, from internal/faultserver (a real process on the official SDK:
+// this test binary under another name) and from in-process SDK servers
+// over HTTP.
 
 import (
 	"bytes"
@@ -26,13 +27,20 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/internal/faultserver"
 	"github.com/mcphost/mcphost/mcptest"
 )
 
-// faultBin is the fault server, built once by TestMain.
+// faultBin is the fault server: this test binary under the second name
+// TestMain links it to.
 var faultBin string
 
 func TestMain(m *testing.M) {
+	// The name first: a fault server started by a helper process inherits
+	// the helper's environment.
+	if faultserver.Invoked() {
+		os.Exit(faultserver.Main())
+	}
 	if os.Getenv(helperEnv) != "" {
 		os.Exit(runHelper())
 	}
@@ -41,7 +49,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	faultBin, err = mcptest.BuildFaultServer(dir)
+	faultBin, err = faultserver.Link(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

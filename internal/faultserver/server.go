@@ -1,13 +1,20 @@
-// Command faultserver is an MCP server over stdio, on the official go-sdk,
+// Package faultserver is an MCP server over stdio, on the official go-sdk,
 // that misbehaves on demand: the fault-injection suite runs mcphost
 // against it. Flags choose what goes wrong at start and at shutdown; tools
 // choose what goes wrong during a call, so one process can be driven
 // through several faults by the (scripted) model.
 //
+// It has no binary of its own: a test binary becomes the server. Its
+// TestMain calls [Main] when [Invoked] says it was started as the fault
+// server, and gives the tests the path [Link] returns, a second name for
+// the test binary itself. So the server runs with the test binary's race
+// detector and coverage, and no test waits for a go build.
+//
 // Flags:
 //
 //	-trace FILE         append one line per event: "started PID", "stdin closed",
-//	                    "SIGTERM", "cancelled hang", "exit"...
+//	                    "SIGTERM", "cancelled hang", "exit"... (and the
+//	                    grandchild's "asleep PID")
 //	-pidfile FILE       append this process's pid, and the grandchild's
 //	-stderr TEXT        write TEXT to stderr at start
 //	-exit-at-start      write -message to stderr and exit with -code before serving
@@ -40,7 +47,7 @@
 // (reports progress steps times, ms apart), open_url (a URL elicitation,
 // completed 300ms after the user agrees), weather (structured content
 // that does not match its output schema).
-package main
+package faultserver
 
 import (
 	"bytes"
@@ -62,10 +69,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func main() {
-	os.Exit(run())
-}
-
 type options struct {
 	trace, pidfile, stderr, message, banner, state string
 	id, startDelay, startGate                      string
@@ -74,36 +77,44 @@ type options struct {
 	ignoreTerm, ignoreEOF, sleeper                 bool
 }
 
-func run() int {
+// Main runs the fault server with the flags in os.Args[1:], serving on
+// stdin and stdout, and returns the process's exit code. It parses its own
+// flags, not the command line's flag set, which a test binary shares with
+// the testing package.
+func Main() int {
 	var o options
-	flag.StringVar(&o.trace, "trace", "", "append events to this file")
-	flag.StringVar(&o.pidfile, "pidfile", "", "append pids to this file")
-	flag.StringVar(&o.stderr, "stderr", "", "write this to stderr at start")
-	flag.StringVar(&o.message, "message", "fault: giving up", "last words on stderr before an exit")
-	flag.StringVar(&o.banner, "banner", "", "print this on stdout before serving")
-	flag.StringVar(&o.state, "state", "", "file counting the starts, for -exit-starts")
-	flag.IntVar(&o.code, "code", 3, "exit code of -exit-at-start and crash")
-	flag.IntVar(&o.exitStarts, "exit-starts", 0, "exit at start for the first N starts (needs -state)")
-	flag.IntVar(&o.exitAfter, "exit-after", 0, "exit after answering N tool calls")
-	flag.IntVar(&o.many, "many", 0, "offer N more tools (pad_1 …), for a long tools list")
-	flag.BoolVar(&o.exitAtStart, "exit-at-start", false, "exit before serving")
-	flag.BoolVar(&o.hangInit, "hang-init", false, "never answer initialize")
-	flag.BoolVar(&o.grandchild, "grandchild", false, "start a grandchild that ignores SIGTERM")
-	flag.BoolVar(&o.escape, "escape", false, "with -grandchild: the grandchild leaves the process group")
-	flag.StringVar(&o.id, "id", "", "what the whoami tool answers")
-	flag.StringVar(&o.startDelay, "start-delay", "", "wait this long before serving")
-	flag.StringVar(&o.startGate, "start-gate", "", "open this named pipe before serving (a gate a test opens)")
-	flag.BoolVar(&o.ignoreTerm, "ignore-term", false, "ignore SIGTERM")
-	flag.BoolVar(&o.ignoreEOF, "ignore-eof", false, "keep running after stdin closes")
-	flag.BoolVar(&o.sleeper, "sleeper", false, "internal: be the grandchild")
-	flag.Parse()
+	fs := flag.NewFlagSet(Name, flag.ContinueOnError)
+	fs.StringVar(&o.trace, "trace", "", "append events to this file")
+	fs.StringVar(&o.pidfile, "pidfile", "", "append pids to this file")
+	fs.StringVar(&o.stderr, "stderr", "", "write this to stderr at start")
+	fs.StringVar(&o.message, "message", "fault: giving up", "last words on stderr before an exit")
+	fs.StringVar(&o.banner, "banner", "", "print this on stdout before serving")
+	fs.StringVar(&o.state, "state", "", "file counting the starts, for -exit-starts")
+	fs.IntVar(&o.code, "code", 3, "exit code of -exit-at-start and crash")
+	fs.IntVar(&o.exitStarts, "exit-starts", 0, "exit at start for the first N starts (needs -state)")
+	fs.IntVar(&o.exitAfter, "exit-after", 0, "exit after answering N tool calls")
+	fs.IntVar(&o.many, "many", 0, "offer N more tools (pad_1 …), for a long tools list")
+	fs.BoolVar(&o.exitAtStart, "exit-at-start", false, "exit before serving")
+	fs.BoolVar(&o.hangInit, "hang-init", false, "never answer initialize")
+	fs.BoolVar(&o.grandchild, "grandchild", false, "start a grandchild that ignores SIGTERM")
+	fs.BoolVar(&o.escape, "escape", false, "with -grandchild: the grandchild leaves the process group")
+	fs.StringVar(&o.id, "id", "", "what the whoami tool answers")
+	fs.StringVar(&o.startDelay, "start-delay", "", "wait this long before serving")
+	fs.StringVar(&o.startGate, "start-gate", "", "open this named pipe before serving (a gate a test opens)")
+	fs.BoolVar(&o.ignoreTerm, "ignore-term", false, "ignore SIGTERM")
+	fs.BoolVar(&o.ignoreEOF, "ignore-eof", false, "keep running after stdin closes")
+	fs.BoolVar(&o.sleeper, "sleeper", false, "internal: be the grandchild")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		return 2
+	}
 
+	f := &fault{opts: o, out: &stdout{w: os.Stdout}}
 	if o.sleeper {
 		signal.Ignore(syscall.SIGTERM)
+		f.event("asleep %d", os.Getpid())
 		time.Sleep(time.Hour)
 		return 0
 	}
-	f := &fault{opts: o, out: &stdout{w: os.Stdout}}
 	f.event("started %d", os.Getpid())
 	f.pid(os.Getpid())
 	if o.stderr != "" {
@@ -230,7 +241,10 @@ func (f *fault) spawnGrandchild() error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(self, "-sleeper")
+	cmd := exec.Command(self, "-sleeper", "-trace", f.opts.trace)
+	// The executable is a test binary, which is the fault server only
+	// under its name: os.Executable may have resolved the link to it.
+	cmd.Args[0] = Name
 	// It holds our stdout, as a child of an npx or shell wrapper would.
 	cmd.Stdout = os.Stdout
 	if f.opts.escape {
