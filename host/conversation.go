@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"iter"
 	"slices"
 	"strings"
@@ -365,30 +366,57 @@ func (c *Conversation) ToolTokens() map[string]int {
 }
 
 // Save writes the conversation to path as JSON (the format of "mcphost
-// --session" and the chat's /save), replacing the file durably and
-// holding its lock meanwhile, as every run does (see package session). It
-// waits for a running turn to end.
+// --session" and the chat's /save), with the name of its model, for
+// [Conversation.Load]. The file is replaced durably (a crash leaves the
+// old file or the new one, never a part of either), and it is locked
+// while it is written, so runs that share it take turns. Save waits for
+// a running turn to end.
 func (c *Conversation) Save(path string) error {
 	c.turn.Lock()
 	defer c.turn.Unlock()
 	return session.Save(path, c.r.Model().Name, c.r.History())
 }
 
-// Load replaces the conversation with the one saved in path, holding the
-// file's lock while it reads. A file that does not exist is an error
-// matching session.ErrNotExist; a file that does not parse matches
-// ErrConfig and session.ErrInvalid, and is left as it is.
-func (c *Conversation) Load(path string) (session.File, error) {
+// SavedConversation is what a file written by [Conversation.Save] holds,
+// as [Conversation.Load] returns it.
+type SavedConversation struct {
+	// Model is the name of the model the conversation was saved with,
+	// which may not be the one that continues it (see
+	// [Conversation.SetModel]).
+	Model string
+	// Messages are the conversation's messages, the system prompt first,
+	// as [Conversation.History] returned them.
+	Messages []provider.Message
+}
+
+// Load replaces the conversation with the one [Conversation.Save] wrote
+// to path, holding the file's lock while it reads, and returns what the
+// file holds. A file that does not exist is an error matching
+// [fs.ErrNotExist]; a file that is not a saved conversation (or one
+// written by a newer mcphost) is an error matching [ErrConfig], and the
+// file is left as it is.
+func (c *Conversation) Load(path string) (SavedConversation, error) {
 	f, err := session.Load(path)
-	if errors.Is(err, session.ErrInvalid) {
-		return f, configError(err)
-	}
-	if err != nil {
-		return f, err
+	switch {
+	case errors.Is(err, session.ErrNotExist):
+		return SavedConversation{}, notExistError{err}
+	case errors.Is(err, session.ErrInvalid):
+		return SavedConversation{}, configError(err)
+	case err != nil:
+		return SavedConversation{}, err
 	}
 	c.SetHistory(f.Messages)
-	return f, nil
+	return SavedConversation{Model: f.Model, Messages: f.Messages}, nil
 }
+
+// notExistError is Load's error for a missing file: its message and chain
+// are err's, and it matches fs.ErrNotExist, as the standard library's
+// errors for a missing file do.
+type notExistError struct{ err error }
+
+func (e notExistError) Error() string        { return e.err.Error() }
+func (e notExistError) Unwrap() error        { return e.err }
+func (e notExistError) Is(target error) bool { return target == fs.ErrNotExist }
 
 // stopReason names how a turn ended, for the Stop hooks.
 func stopReason(err error) string {
