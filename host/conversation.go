@@ -93,8 +93,8 @@ func (h *Host) NewConversation() *Conversation {
 	return c
 }
 
-// Conversation returns the Host's default conversation, the one Prompt,
-// PromptFunc and Stream of the Host continue.
+// Conversation returns the Host's default conversation, the one [Host.Prompt],
+// [Host.PromptFunc] and [Host.Stream] of the Host continue.
 func (h *Host) Conversation() *Conversation {
 	h.defaultOnce.Do(func() { h.defaultConv = h.NewConversation() })
 	return h.defaultConv
@@ -105,12 +105,13 @@ func (h *Host) Prompt(ctx context.Context, prompt string) (Result, error) {
 	return h.Conversation().Prompt(ctx, prompt)
 }
 
-// PromptFunc is Prompt, with the turn's events given to on as they happen.
+// PromptFunc is [Host.Prompt], with the turn's events given to on as they
+// happen.
 func (h *Host) PromptFunc(ctx context.Context, prompt string, on func(Event)) (Result, error) {
 	return h.Conversation().PromptFunc(ctx, prompt, on)
 }
 
-// Stream is Prompt as an iterator over the turn's events.
+// Stream is [Host.Prompt] as an iterator over the turn's events.
 func (h *Host) Stream(ctx context.Context, prompt string) iter.Seq[Event] {
 	return h.Conversation().Stream(ctx, prompt)
 }
@@ -118,22 +119,22 @@ func (h *Host) Stream(ctx context.Context, prompt string) iter.Seq[Event] {
 // Prompt adds prompt to the conversation as the user's message and runs
 // the turn: model calls and tool calls until the model answers in text.
 // On an error the history keeps what happened up to it, so the
-// conversation can go on; with ErrMaxSteps or ErrLoop the Result still
+// conversation can go on; with [ErrMaxSteps] or [ErrLoop] the [Result] still
 // holds the model's final answer.
 func (c *Conversation) Prompt(ctx context.Context, prompt string) (Result, error) {
 	return c.PromptFunc(ctx, prompt, nil)
 }
 
-// PromptFunc is Prompt, with the turn's events given to on (which may be
-// nil) one at a time as they happen, Finished last. on runs on the turn's
-// goroutine: while it runs, the turn waits.
+// PromptFunc is [Conversation.Prompt], with the turn's events given to on
+// (which may be nil) one at a time as they happen, [Finished] last. on runs on
+// the turn's goroutine: while it runs, the turn waits.
 func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Event)) (Result, error) {
 	return c.PromptMessages(ctx, []provider.Message{{Role: provider.RoleUser, Content: prompt}}, on)
 }
 
 // PromptMessages adds msgs to the conversation as they are (roles,
 // images: an MCP prompt's messages, a message with resources attached)
-// and runs the turn, as PromptFunc does for one user message. The
+// and runs the turn, as [Conversation.PromptFunc] does for one user message. The
 // UserPromptSubmit hooks see the text of the user messages; context they
 // add goes into the last one.
 func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Message, on func(Event)) (Result, error) {
@@ -215,7 +216,7 @@ func (c *Conversation) events(caller context.Context, on func(Event)) func(runne
 	})
 }
 
-// Stream runs one turn and yields its events as they happen, Finished
+// Stream runs one turn and yields its events as they happen, [Finished]
 // last. Stopping the iteration early cancels the turn.
 func (c *Conversation) Stream(ctx context.Context, prompt string) iter.Seq[Event] {
 	return func(yield func(Event) bool) {
@@ -339,7 +340,7 @@ func (c *Conversation) SetThink(think *bool) {
 	c.r.SetThink(think)
 }
 
-// Think returns what SetThink (or Settings.Think) last said.
+// Think returns what [Conversation.SetThink] (or Settings.Think) last said.
 func (c *Conversation) Think() *bool {
 	c.turn.Lock()
 	defer c.turn.Unlock()

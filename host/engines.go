@@ -202,7 +202,7 @@ func (e *engines) listed() []string {
 }
 
 // Models lists the models of every engine mcphost knows (the rows of
-// provider.Engines: Ollama and the local presets, OpenAI's when
+// [provider.Engines]: Ollama and the local presets, OpenAI's when
 // --provider-url is set; and the engines config files name), asking them
 // all at once, each once, without retries: an engine that is not running
 // is reported in the statuses, not waited for. Models are sorted by
