@@ -9,7 +9,7 @@ import (
 	"github.com/mcphost/mcphost/internal/configload"
 )
 
-// LoadOptions say where LoadConfig reads the configuration. The zero value
+// LoadOptions say where [LoadConfig] reads the configuration. The zero value
 // reads it as the mcphost command does.
 type LoadOptions struct {
 	// File, when not empty, is read instead of the usual config files, as
@@ -22,17 +22,17 @@ type LoadOptions struct {
 	// TrustProject uses the project config files of the working directory
 	// (./.mcp.json, ./.mcphost.*) even when the user has not trusted them
 	// (see "mcphost trust"); otherwise an untrusted one is left out, and
-	// the Settings' Untrusted names it (New warns about it).
+	// the Settings' Untrusted names it ([New] warns about it).
 	TrustProject bool
 }
 
 // LoadConfig reads the configuration as the mcphost command does (the
 // config files, the MCPHOST_* variables and the defaults, by the same
 // precedence) and returns it as a value a program may change before it
-// gives it to New as Options.Config. Unlike the command, it adds no
-// default server when no file names one: the Host starts the servers the
+// gives it to [New] as [Options.Config]. Unlike the command, it adds no
+// default server when no file names one: the [Host] starts the servers the
 // configuration names, and nothing else. A problem in a file or a
-// variable is an error matching ErrConfig, naming them.
+// variable is an error matching [ErrConfig], naming them.
 func LoadConfig(opts LoadOptions) (*config.Settings, error) {
 	s, err := configload.Load(configload.LoadOptions{ConfigFile: opts.File, Isolated: opts.NoFiles, TrustProject: opts.TrustProject})
 	if err != nil {
@@ -44,7 +44,7 @@ func LoadConfig(opts LoadOptions) (*config.Settings, error) {
 // DefaultConfig is the configuration of the defaults alone, as
 // LoadConfig(LoadOptions{NoFiles: true}) reads it: no model, no servers,
 // and nothing from the user's files or environment. A program sets what
-// it needs on it and gives it to New as Options.Config.
+// it needs on it and gives it to [New] as [Options.Config].
 func DefaultConfig() *config.Settings {
 	// The working directory only anchors relative paths, of which the
 	// defaults have none: a deleted one must not fail this.

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"iter"
 	"slices"
 	"strings"
@@ -92,8 +93,8 @@ func (h *Host) NewConversation() *Conversation {
 	return c
 }
 
-// Conversation returns the Host's default conversation, the one Prompt,
-// PromptFunc and Stream of the Host continue.
+// Conversation returns the Host's default conversation, the one [Host.Prompt],
+// [Host.PromptFunc] and [Host.Stream] of the Host continue.
 func (h *Host) Conversation() *Conversation {
 	h.defaultOnce.Do(func() { h.defaultConv = h.NewConversation() })
 	return h.defaultConv
@@ -104,12 +105,13 @@ func (h *Host) Prompt(ctx context.Context, prompt string) (Result, error) {
 	return h.Conversation().Prompt(ctx, prompt)
 }
 
-// PromptFunc is Prompt, with the turn's events given to on as they happen.
+// PromptFunc is [Host.Prompt], with the turn's events given to on as they
+// happen.
 func (h *Host) PromptFunc(ctx context.Context, prompt string, on func(Event)) (Result, error) {
 	return h.Conversation().PromptFunc(ctx, prompt, on)
 }
 
-// Stream is Prompt as an iterator over the turn's events.
+// Stream is [Host.Prompt] as an iterator over the turn's events.
 func (h *Host) Stream(ctx context.Context, prompt string) iter.Seq[Event] {
 	return h.Conversation().Stream(ctx, prompt)
 }
@@ -117,22 +119,22 @@ func (h *Host) Stream(ctx context.Context, prompt string) iter.Seq[Event] {
 // Prompt adds prompt to the conversation as the user's message and runs
 // the turn: model calls and tool calls until the model answers in text.
 // On an error the history keeps what happened up to it, so the
-// conversation can go on; with ErrMaxSteps or ErrLoop the Result still
+// conversation can go on; with [ErrMaxSteps] or [ErrLoop] the [Result] still
 // holds the model's final answer.
 func (c *Conversation) Prompt(ctx context.Context, prompt string) (Result, error) {
 	return c.PromptFunc(ctx, prompt, nil)
 }
 
-// PromptFunc is Prompt, with the turn's events given to on (which may be
-// nil) one at a time as they happen, Finished last. on runs on the turn's
-// goroutine: while it runs, the turn waits.
+// PromptFunc is [Conversation.Prompt], with the turn's events given to on
+// (which may be nil) one at a time as they happen, [Finished] last. on runs on
+// the turn's goroutine: while it runs, the turn waits.
 func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Event)) (Result, error) {
 	return c.PromptMessages(ctx, []provider.Message{{Role: provider.RoleUser, Content: prompt}}, on)
 }
 
 // PromptMessages adds msgs to the conversation as they are (roles,
 // images: an MCP prompt's messages, a message with resources attached)
-// and runs the turn, as PromptFunc does for one user message. The
+// and runs the turn, as [Conversation.PromptFunc] does for one user message. The
 // UserPromptSubmit hooks see the text of the user messages; context they
 // add goes into the last one.
 func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Message, on func(Event)) (Result, error) {
@@ -214,7 +216,7 @@ func (c *Conversation) events(caller context.Context, on func(Event)) func(runne
 	})
 }
 
-// Stream runs one turn and yields its events as they happen, Finished
+// Stream runs one turn and yields its events as they happen, [Finished]
 // last. Stopping the iteration early cancels the turn.
 func (c *Conversation) Stream(ctx context.Context, prompt string) iter.Seq[Event] {
 	return func(yield func(Event) bool) {
@@ -338,7 +340,7 @@ func (c *Conversation) SetThink(think *bool) {
 	c.r.SetThink(think)
 }
 
-// Think returns what SetThink (or Settings.Think) last said.
+// Think returns what [Conversation.SetThink] (or Settings.Think) last said.
 func (c *Conversation) Think() *bool {
 	c.turn.Lock()
 	defer c.turn.Unlock()
@@ -365,30 +367,57 @@ func (c *Conversation) ToolTokens() map[string]int {
 }
 
 // Save writes the conversation to path as JSON (the format of "mcphost
-// --session" and the chat's /save), replacing the file durably and
-// holding its lock meanwhile, as every run does (see package session). It
-// waits for a running turn to end.
+// --session" and the chat's /save), with the name of its model, for
+// [Conversation.Load]. The file is replaced durably (a crash leaves the
+// old file or the new one, never a part of either), and it is locked
+// while it is written, so runs that share it take turns. Save waits for
+// a running turn to end.
 func (c *Conversation) Save(path string) error {
 	c.turn.Lock()
 	defer c.turn.Unlock()
 	return session.Save(path, c.r.Model().Name, c.r.History())
 }
 
-// Load replaces the conversation with the one saved in path, holding the
-// file's lock while it reads. A file that does not exist is an error
-// matching session.ErrNotExist; a file that does not parse matches
-// ErrConfig and session.ErrInvalid, and is left as it is.
-func (c *Conversation) Load(path string) (session.File, error) {
+// SavedConversation is what a file written by [Conversation.Save] holds,
+// as [Conversation.Load] returns it.
+type SavedConversation struct {
+	// Model is the name of the model the conversation was saved with,
+	// which may not be the one that continues it (see
+	// [Conversation.SetModel]).
+	Model string
+	// Messages are the conversation's messages, the system prompt first,
+	// as [Conversation.History] returned them.
+	Messages []provider.Message
+}
+
+// Load replaces the conversation with the one [Conversation.Save] wrote
+// to path, holding the file's lock while it reads, and returns what the
+// file holds. A file that does not exist is an error matching
+// [fs.ErrNotExist]; a file that is not a saved conversation (or one
+// written by a newer mcphost) is an error matching [ErrConfig], and the
+// file is left as it is.
+func (c *Conversation) Load(path string) (SavedConversation, error) {
 	f, err := session.Load(path)
-	if errors.Is(err, session.ErrInvalid) {
-		return f, configError(err)
-	}
-	if err != nil {
-		return f, err
+	switch {
+	case errors.Is(err, session.ErrNotExist):
+		return SavedConversation{}, notExistError{err}
+	case errors.Is(err, session.ErrInvalid):
+		return SavedConversation{}, configError(err)
+	case err != nil:
+		return SavedConversation{}, err
 	}
 	c.SetHistory(f.Messages)
-	return f, nil
+	return SavedConversation{Model: f.Model, Messages: f.Messages}, nil
 }
+
+// notExistError is Load's error for a missing file: its message and chain
+// are err's, and it matches fs.ErrNotExist, as the standard library's
+// errors for a missing file do.
+type notExistError struct{ err error }
+
+func (e notExistError) Error() string        { return e.err.Error() }
+func (e notExistError) Unwrap() error        { return e.err }
+func (e notExistError) Is(target error) bool { return target == fs.ErrNotExist }
 
 // stopReason names how a turn ended, for the Stop hooks.
 func stopReason(err error) string {

@@ -1,9 +1,9 @@
 // Package host lets a Go program give a local model the tools of MCP
 // servers: it is the library the mcphost command is built on.
 //
-// A Host runs with a configuration, a *config.Settings: by default the
+// A [Host] runs with a configuration, a *[config.Settings]: by default the
 // one the command reads (config files, MCPHOST_* variables, the defaults);
-// LoadConfig returns that as a value to change, and DefaultConfig the
+// [LoadConfig] returns that as a value to change, and [DefaultConfig] the
 // defaults alone, for a program that sets everything itself. It starts the
 // MCP servers the configuration names, connects to the model's engine, and
 // applies the approval policy, the audit log and secret masking to every
@@ -39,12 +39,14 @@
 // # Conversations
 //
 // [Host.Prompt] continues one default conversation. [Host.NewConversation]
-// starts others, each with its own history; any number of them may run at once on
-// one Host and share its servers. A conversation saves and loads its
-// history as the JSON file that "mcphost --session" and the chat's /save
-// write. [Conversation.Undo] drops the last turn, [Conversation.Retry]
-// runs it again, and [Conversation.Compact] has the model summarise the older turns to free the context window; an answer
-// cut short by cancelling stays in the history, marked "[interrupted]".
+// starts others, each with its own history; any number of them may run at
+// once on one Host and share its servers. [Conversation.Save] and
+// [Conversation.Load] keep a conversation in the JSON file that "mcphost
+// --session" and the chat's /save write. [Conversation.Undo] drops the
+// last turn, [Conversation.Retry] runs it again, and
+// [Conversation.Compact] has the model summarise the older turns to free
+// the context window; an answer cut short by cancelling stays in the
+// history, marked "[interrupted]".
 //
 // # Events
 //
@@ -93,6 +95,14 @@
 // ([ListChange]); [Host.SetRoots] changes the directories a server is
 // offered as its roots.
 //
+// # Go functions as tools
+//
+// [NewTool] makes a Go function a tool, given in [Options].Tools: its
+// input schema is inferred from its argument's type, and its calls go
+// through the same argument checks, approval ([ReadOnly] lets the model
+// call it without asking), hooks, audit log and events as a server's
+// tools. [Host.CallTool] reaches it too.
+//
 // # Tools without a model
 //
 // [Host.Servers], [Host.Tools] and [Host.CallTool] reach the MCP servers
@@ -121,17 +131,17 @@
 // and names the server and the cause), [ErrSignIn] (a server needs a
 // sign-in), [ErrMaxSteps] and [ErrLoop] (the model was stopped and gave a
 // final answer, which the [Result] holds), [ErrClosed] (the Host was
-// closed) and context.Canceled. The mcphost command maps these, but
+// closed) and [context.Canceled]. The mcphost command maps these, but
 // ErrClosed, to its exit codes. [ErrUnknownTool], [ErrServerUnavailable],
 // [ErrUnknownPrompt], [ErrPromptArguments] and [ErrNoSignIn] match the
 // errors of the methods whose docs name them.
 //
 // # Concurrency
 //
-// Every method of Host and of Conversation is safe for concurrent use.
+// Every method of Host and of [Conversation] is safe for concurrent use.
 // A Conversation runs one turn at a time: a second Prompt on the same
 // conversation waits for the first to end, and so do its methods that read
 // or change the history (History, Save, Load, Reset, Undo, Retry,
-// Compact, SetModel, ToolTokens); [Conversation.Model] answers at once. Conversations of one Host run
-// concurrently.
+// Compact, SetModel, ToolTokens); [Conversation.Model] answers at once.
+// Conversations of one Host run concurrently.
 package host

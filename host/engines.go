@@ -202,12 +202,25 @@ func (e *engines) listed() []string {
 }
 
 // Models lists the models of every engine mcphost knows (the rows of
-// provider.Engines: Ollama and the local presets, OpenAI's when
+// [provider.Engines]: Ollama and the local presets, OpenAI's when
 // --provider-url is set; and the engines config files name), asking them
 // all at once, each once, without retries: an engine that is not running
 // is reported in the statuses, not waited for. Models are sorted by
-// engine, then name.
+// engine, then name. After [Host.Close] it returns [ErrClosed].
 func (h *Host) Models(ctx context.Context) ([]ModelEntry, []EngineStatus, error) {
+	type listing struct {
+		models   []ModelEntry
+		statuses []EngineStatus
+	}
+	l, err := guard(h, ctx, func(ctx context.Context) (listing, error) {
+		models, statuses, err := h.models(ctx)
+		return listing{models, statuses}, err
+	})
+	return l.models, l.statuses, err
+}
+
+// models does the work of Models.
+func (h *Host) models(ctx context.Context) ([]ModelEntry, []EngineStatus, error) {
 	if h.opts.Provider != nil {
 		lister, ok := h.opts.Provider.(provider.Lister)
 		if !ok {
@@ -270,8 +283,14 @@ func setRetry(b provider.Provider, attempts int, h *Host) {
 
 // Pull downloads a model its engine does not have yet (Ollama's pull),
 // calling progress as it goes; ref is a model reference as -m takes it.
-// An engine that cannot pull is an error saying so.
+// An engine that cannot pull is an error saying so. After [Host.Close]
+// it returns [ErrClosed], and Close stops a pull under way.
 func (h *Host) Pull(ctx context.Context, ref string, progress func(provider.PullProgress)) error {
+	return h.serverWork(ctx, func(ctx context.Context) error { return h.pull(ctx, ref, progress) })
+}
+
+// pull does the work of Pull.
+func (h *Host) pull(ctx context.Context, ref string, progress func(provider.PullProgress)) error {
 	engine, model, err := h.engines.parse(ref)
 	if err != nil {
 		return configError(err)

@@ -16,11 +16,11 @@ import (
 var (
 	// ErrConfig is a problem in the configuration or the options: a bad
 	// config file, setting, model name, built-in server option, audit log
-	// path or session file. errors.As with *config.Error names the file
+	// path or session file. errors.As with *[config.Error] names the file
 	// and field where one is at fault.
 	ErrConfig = errors.New("configuration error")
-	// ErrNoModel is returned (wrapped, matching ErrConfig too) by a turn
-	// on a Host that has no model.
+	// ErrNoModel is returned (wrapped, matching [ErrConfig] too) by a turn
+	// on a [Host] that has no model.
 	ErrNoModel = &noModelError{}
 	// ErrModelNotFound: the engine does not have the model.
 	ErrModelNotFound = errors.New("model not found")
@@ -32,12 +32,12 @@ var (
 	// error says why. Nothing was sent to the model.
 	ErrPromptBlocked = errors.New("the prompt was blocked by a hook")
 	// ErrNoServers: MCP servers were configured and none could start.
-	// The error wraps each server's *ServerError: errors.As finds the
+	// The error wraps each server's *[ServerError]: errors.As finds the
 	// first, and its Unwrap() []error lists them all.
 	ErrNoServers = errors.New("no MCP server could start")
-	// ErrServerStart matches the failure of one server to start (in New,
-	// or at its first call when it started lazily, see StartMode):
-	// errors.As with *ServerError gives the server's name.
+	// ErrServerStart matches the failure of one server to start (in [New],
+	// or at its first call when it started lazily, see [StartMode]):
+	// errors.As with *[ServerError] gives the server's name.
 	ErrServerStart = errors.New("an MCP server could not start")
 	// ErrMaxSteps: the model was still calling tools at the step limit, or
 	// repeated a call ([ErrLoop]), and was asked for a final answer
@@ -153,8 +153,8 @@ func (e *blockedError) Error() string {
 func (e *blockedError) Is(target error) bool { return target == ErrPromptBlocked }
 
 // ServerError is the failure of one MCP server to start. It matches
-// ErrServerStart; a server whose failure was found by a call also
-// matches ErrServerUnavailable.
+// [ErrServerStart]; a server whose failure was found by a call also
+// matches [ErrServerUnavailable].
 type ServerError struct {
 	// Server is the server's name, as configured.
 	Server string
@@ -168,10 +168,10 @@ type ServerError struct {
 
 func (e *ServerError) Error() string { return e.Err.Error() }
 
-// Unwrap returns Err.
+// Unwrap returns [ServerError.Err].
 func (e *ServerError) Unwrap() error { return e.Err }
 
-// Is reports whether target is ErrServerStart.
+// Is reports whether target is [ErrServerStart].
 func (e *ServerError) Is(target error) bool { return target == ErrServerStart }
 
 // serverError is err as a *ServerError when it holds a server's start

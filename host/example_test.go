@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/ollamatest"
@@ -21,17 +20,20 @@ import (
 // A prompt answered by the model, with the built-in fs server's tools on a
 // folder.
 func Example() {
+	dir := exampleDir() // a folder that holds notes.txt
+	defer os.RemoveAll(dir)
 	model := ollamatest.NewServer(ollamatest.Model{Name: "qwen3:8b"})
 	defer model.Close()
 	model.Enqueue(
-		ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{ollamatest.Call("fs__list_directory", map[string]any{"path": exampleDir()})}},
+		ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{ollamatest.Call("fs__list_directory", map[string]any{"path": dir})}},
 		ollamatest.Reply{Content: "The folder holds notes.txt."},
 	)
 
 	ctx := context.Background()
 	cfg := host.DefaultConfig()
 	cfg.Model, cfg.OllamaHost = "ollama:qwen3:8b", model.URL
-	cfg.Servers = []config.ServerSpec{fsServer(exampleDir())}
+	cfg.Servers = []config.ServerSpec{{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs",
+		Options: map[string]any{"allowed_directories": []any{dir}}}}
 	h, err := host.New(ctx, host.Options{Config: cfg})
 	if err != nil {
 		fmt.Println(err)
@@ -51,6 +53,7 @@ func Example() {
 }
 
 // Streaming: the events of a turn as they happen, here as a Go iterator.
+// PromptFunc gives them to a callback instead.
 func Example_stream() {
 	model := ollamatest.NewServer(ollamatest.Model{Name: "qwen3:8b"})
 	defer model.Close()
@@ -79,8 +82,11 @@ func Example_stream() {
 	// answer: Hello there error: <nil>
 }
 
-// A conversation of several turns, saved to a file and continued later.
+// A conversation of several turns, saved to a file and continued later,
+// by this program or by "mcphost --session FILE".
 func Example_conversation() {
+	dir := exampleDir()
+	defer os.RemoveAll(dir)
 	model := ollamatest.NewServer(ollamatest.Model{Name: "qwen3:8b"})
 	defer model.Close()
 	model.Enqueue(ollamatest.Reply{Content: "Nice to meet you, Ann."}, ollamatest.Reply{Content: "Your name is Ann."})
@@ -99,34 +105,38 @@ func Example_conversation() {
 		fmt.Println(err)
 		return
 	}
-	path := filepath.Join(exampleDir(), "session.json")
+	path := filepath.Join(dir, "session.json")
 	if err := conv.Save(path); err != nil {
 		fmt.Println(err)
 		return
 	}
 
 	later := h.NewConversation()
-	if _, err := later.Load(path); err != nil {
+	saved, err := later.Load(path) // errors.Is(err, fs.ErrNotExist) when there is none
+	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	fmt.Println("loaded", len(saved.Messages), "messages, saved with", saved.Model)
 	res, err := later.Prompt(ctx, "What is my name?")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(res.Answer)
-	fmt.Println("messages the model was sent:", len(model.Requests()[1].Messages))
 	// Output:
+	// loaded 2 messages, saved with qwen3:8b
 	// Your name is Ann.
-	// messages the model was sent: 3
 }
 
 // The MCP servers without a model: their state, their tools, one call.
 func Example_toolsWithoutModel() {
+	dir := exampleDir() // a folder that holds notes.txt
+	defer os.RemoveAll(dir)
 	ctx := context.Background()
 	cfg := host.DefaultConfig() // no model
-	cfg.Servers = []config.ServerSpec{fsServer(exampleDir())}
+	cfg.Servers = []config.ServerSpec{{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs",
+		Options: map[string]any{"allowed_directories": []any{dir}}}}
 	h, err := host.New(ctx, host.Options{Config: cfg})
 	if err != nil {
 		fmt.Println(err)
@@ -142,7 +152,7 @@ func Example_toolsWithoutModel() {
 		}
 	}
 	// A tool's own name is enough when one server alone has it.
-	res, err := h.CallTool(ctx, "read_file", map[string]any{"path": filepath.Join(exampleDir(), "notes.txt")})
+	res, err := h.CallTool(ctx, "read_file", map[string]any{"path": filepath.Join(dir, "notes.txt")})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -152,50 +162,6 @@ func Example_toolsWithoutModel() {
 	// fs ready
 	// fs__read_file
 	// buy milk
-}
-
-// readOnly is an ask.Asker that decides itself which tool calls run: it
-// allows nothing and tells the model why. Embedding ask.Nobody leaves the
-// other questions (forms, sampling, sign-ins) to the configured answers.
-type readOnly struct{ ask.Nobody }
-
-func (readOnly) ApproveCall(_ context.Context, req ask.CallRequest) (ask.Approval, error) {
-	fmt.Println("asked about", req.Name)
-	return ask.Approval{Choice: ask.No, Reason: "this program only reads"}, nil
-}
-
-// A program that decides itself which tool calls run: here it refuses
-// the calls that need approval (the fs server's reads do not), telling
-// the model why.
-func Example_approval() {
-	model := ollamatest.NewServer(ollamatest.Model{Name: "qwen3:8b"})
-	defer model.Close()
-	model.Enqueue(
-		ollamatest.Reply{ToolCalls: []ollamatest.ToolCall{ollamatest.Call("fs__write_file", map[string]any{"path": filepath.Join(exampleDir(), "x.txt"), "content": "x"})}},
-		ollamatest.Reply{Content: "I was not allowed to write the file."},
-	)
-
-	ctx := context.Background()
-	cfg := host.DefaultConfig()
-	cfg.Model, cfg.OllamaHost = "ollama:qwen3:8b", model.URL
-	cfg.Servers = []config.ServerSpec{fsServer(exampleDir())}
-	h, err := host.New(ctx, host.Options{Config: cfg, Asker: readOnly{}})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer h.Close()
-	res, err := h.Prompt(ctx, "Write x.txt")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(res.ToolCalls[0].Output)
-	fmt.Println(res.Answer)
-	// Output:
-	// asked about fs__write_file
-	// Not run: the user refused this call to fs__write_file and said: this program only reads
-	// I was not allowed to write the file.
 }
 
 // The user's configuration, as the mcphost command reads it, changed
@@ -225,16 +191,14 @@ func ExampleLoadConfig() {
 	fmt.Println(res.Answer)
 }
 
-// fsServer is the built-in fs server, confined to dir.
-func fsServer(dir string) config.ServerSpec {
-	return config.ServerSpec{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs",
-		Options: map[string]any{"allowed_directories": []any{dir}}}
-}
-
-// exampleDir is a folder with one file, made once for all examples.
+// exampleDir is a new folder holding notes.txt, which the example removes.
 func exampleDir() string {
-	dir := filepath.Join(os.TempDir(), "mcphost-host-example")
-	_ = os.MkdirAll(dir, 0o755)
-	_ = os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("buy milk\n"), 0o644)
+	dir, err := os.MkdirTemp("", "mcphost-example-")
+	if err != nil {
+		panic(err) // no temporary folder: no example can run
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("buy milk\n"), 0o644); err != nil {
+		panic(err)
+	}
 	return dir
 }

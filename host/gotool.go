@@ -23,7 +23,7 @@ import (
 const maxToolName = 64
 
 // Tool is a Go function the model may call, made by [NewTool] and given
-// to a Host in [Options.Tools]. The zero Tool is not usable.
+// to a [Host] in [Options.Tools]. The zero Tool is not usable.
 type Tool struct {
 	def tool.Def
 	run func(ctx context.Context, args map[string]any) (res *tool.Result, panicked *toolPanic)
@@ -56,7 +56,7 @@ func ReadOnly() ToolOption {
 	}}
 }
 
-// NewTool makes fn a tool the model may call by name, to give to a Host in
+// NewTool makes fn a tool the model may call by name, to give to a [Host] in
 // [Options.Tools]. The model sees name as it is: no "server__" prefix. name
 // may hold letters, digits, '_' and '-', at most 64 of them, as engines
 // require; a name that breaks these rules, or that the model could not

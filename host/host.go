@@ -27,55 +27,55 @@ import (
 	"github.com/mcphost/mcphost/provider"
 )
 
-// Options configure a Host: the configuration it runs with (Config) and
+// Options configure a [Host]: the configuration it runs with (Config) and
 // what only a program can give (a provider, Go tools, callbacks). The zero
 // value reads the configuration the mcphost command reads and uses the
 // model it names, if any.
 type Options struct {
-	// Config is the whole configuration the Host runs with: the model and
+	// Config is the whole configuration the [Host] runs with: the model and
 	// its engines, the MCP servers, the approval rules, the bounds, the
 	// audit log, the hooks. Nil means the user's, read as the mcphost
-	// command reads it (see LoadConfig): the config files, the MCPHOST_*
+	// command reads it (see [LoadConfig]): the config files, the MCPHOST_*
 	// variables and the defaults, an untrusted project file left out with a
 	// warning. A program that sets everything itself starts from
-	// DefaultConfig; one that changes the user's starts from LoadConfig.
-	// New copies it, checks what no config file has been through (the
-	// servers given in code, the bounds) and returns ErrConfig naming the
+	// [DefaultConfig]; one that changes the user's starts from LoadConfig.
+	// [New] copies it, checks what no config file has been through (the
+	// servers given in code, the bounds) and returns [ErrConfig] naming the
 	// setting when something cannot work; a zero bound means the default.
 	// Without a model (Config.Model empty) the Host can only reach the MCP
-	// servers (Servers, Tools, CallTool).
+	// servers ([Host.Servers], [Host.Tools], [Host.CallTool]).
 	Config *config.Settings
 	// Provider is the model's engine; nil means the one Config.Model
-	// names (Ollama, at Config.OllamaHost). Any provider.Provider works:
+	// names (Ollama, at Config.OllamaHost). Any [provider.Provider] works:
 	// other engines, or a scripted one in tests.
 	Provider provider.Provider
 	// PullProgress, when set, hears how the download goes when the model
 	// is pulled (Config.Pull, as the command's --pull).
 	PullProgress func(provider.PullProgress)
 	// ToolsOnly leaves the model out even when Config names one: the
-	// Host only reaches the MCP servers, and nothing contacts an engine.
+	// [Host] only reaches the MCP servers, and nothing contacts an engine.
 	// The configured model still names the session to hooks, as when
 	// "mcphost tools call" runs a tool without contacting the model.
 	ToolsOnly bool
 
-	// AllowFailedStart makes New succeed even when no server could start;
-	// Servers then says why each failed. By default New returns
-	// ErrNoServers when some were configured and none started.
+	// AllowFailedStart makes [New] succeed even when no server could start;
+	// [Host.Servers] then says why each failed. By default New returns
+	// [ErrNoServers] when some were configured and none started.
 	AllowFailedStart bool
 	// CacheDir is the folder of the cache of servers' tool lists (see
-	// StartLazy). Empty means the user's cache folder, where the mcphost
+	// [StartLazy]). Empty means the user's cache folder, where the mcphost
 	// command keeps it, when Config is nil; with a Config given in code
-	// (from DefaultConfig, LoadConfig or elsewhere) empty means no cache:
-	// such a Host writes nothing under $HOME unless CacheDir names a
+	// (from [DefaultConfig], [LoadConfig] or elsewhere) empty means no cache:
+	// such a [Host] writes nothing under $HOME unless CacheDir names a
 	// folder there. Config.NoCache turns the cache off either way.
 	CacheDir string
-	// Start says when the servers start (see New); the zero value,
-	// StartLazy, keeps the servers whose tool list is cached (from an
+	// Start says when the servers start (see [New]); the zero value,
+	// [StartLazy], keeps the servers whose tool list is cached (from an
 	// earlier run) idle until one of their tools is called.
 	Start StartMode
 	// OnStart hears how the servers' start goes, for a display of it:
 	// which servers start, then each one's outcome as it comes (see
-	// StartNews); it is called from the starting goroutines. Nil hears
+	// [StartNews]); it is called from the starting goroutines. Nil hears
 	// nothing.
 	OnStart func(StartNews)
 
@@ -93,11 +93,11 @@ type Options struct {
 	// default, with a warning), and no sign-in happens behind the
 	// program's back: such a server fails with an error matching
 	// [ErrSignIn], and [Host.Login] signs in. [Host.SetAsker] changes it
-	// later, but sign-ins are asked only of a Host given an Asker here.
+	// later, but sign-ins are asked only of a [Host] given an Asker here.
 	Asker ask.Asker
 	// OnChange is told when a server's tools, prompts or resources
 	// changed while it ran (it said so, and they were listed again); the
-	// model is offered the new tools at its next call. SetOnChange
+	// model is offered the new tools at its next call. [Host.SetOnChange]
 	// changes it later.
 	OnChange func(ListChange)
 
@@ -108,7 +108,7 @@ type Options struct {
 	// Logger receives debug logs and warnings, secrets masked; nil
 	// discards them.
 	Logger *slog.Logger
-	// Warn receives problems that do not stop the Host (a server that
+	// Warn receives problems that do not stop the [Host] (a server that
 	// could not start, a model without tool support, a tool refused for
 	// lack of approval), secrets masked; nil logs them at warning level.
 	Warn func(string)
@@ -125,21 +125,21 @@ type Options struct {
 	Interactive bool
 }
 
-// StartMode says when a Host starts its servers.
+// StartMode says when a [Host] starts its servers.
 type StartMode int
 
 const (
-	// StartLazy starts, in New, only the servers whose tool list is not
-	// in the cache (Options.CacheDir); the others start when one of their
+	// StartLazy starts, in [New], only the servers whose tool list is not
+	// in the cache ([Options.CacheDir]); the others start when one of their
 	// tools is first called. With a warm cache New waits for no server at
 	// all, and a server broken since the cache was written fails at that
-	// call (see New). Without a cache it is StartAll.
+	// call (see New). Without a cache it is [StartAll].
 	StartLazy StartMode = iota
-	// StartAll starts every server in New and waits for each, as a first
+	// StartAll starts every server in [New] and waits for each, as a first
 	// run does (and as checking a config needs): New's error, or
 	// Servers, says which could not start and why.
 	StartAll
-	// StartBackground starts every server without waiting: New returns
+	// StartBackground starts every server without waiting: [New] returns
 	// at once, and a turn waits only for the servers whose tools are not
 	// known yet. For a chat, whose prompt must be usable at once.
 	StartBackground
@@ -206,26 +206,26 @@ type Host struct {
 }
 
 // New reads the configuration, asks the model's engine about the model
-// and starts the MCP servers, in parallel, as Options.Start says:
+// and starts the MCP servers, in parallel, as [Options.Start] says:
 //
-//   - StartAll: every enabled server is started, and New returns when
+//   - [StartAll]: every enabled server is started, and New returns when
 //     each is ready or has failed.
-//   - StartLazy (the zero value): the same, but for the servers whose
+//   - [StartLazy] (the zero value): the same, but for the servers whose
 //     tool list is in the cache from an earlier run: those are not
 //     started; their tools are offered from the cache, and each starts at
 //     the first call of one of its tools.
-//   - StartBackground: every server is started and New returns at once;
+//   - [StartBackground]: every server is started and New returns at once;
 //     a turn waits for the servers whose tools are not known yet.
 //
-// A server that fails to start in New is a *ServerError (matching
-// ErrServerStart), given to Options.Warn; when every configured server
-// failed, New returns ErrNoServers wrapping them all, unless
+// A server that fails to start in New is a *[ServerError] (matching
+// [ErrServerStart]), given to [Options.Warn]; when every configured server
+// failed, New returns [ErrNoServers] wrapping them all, unless
 // AllowFailedStart. A server that fails to start at its first call fails
 // that call: CallTool returns its *ServerError; in a turn, the tool's
-// result is an error with the reason, which the ToolCallFinished event
-// and the turn's Result.ToolCalls carry (IsError, Output), the model is
+// result is an error with the reason, which the [ToolCallFinished] event
+// and the turn's [Result.ToolCalls] carry (IsError, Output), the model is
 // told and the turn goes on, and Servers reports the *ServerError as the
-// server's StartErr. Other problems that leave the Host usable go to
+// server's StartErr. Other problems that leave the [Host] usable go to
 // Options.Warn. Cancelling ctx abandons the start.
 func New(ctx context.Context, opts Options) (*Host, error) {
 	settings, err := loadSettings(opts)

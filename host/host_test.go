@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -327,10 +328,10 @@ func TestSaveAndLoadUseTheSessionFormat(t *testing.T) {
 		t.Fatalf("saved %+v, %v", f, err)
 	}
 	other := h.NewConversation()
-	if _, err := other.Load(path); err != nil || len(other.History()) != 3 {
-		t.Errorf("loaded %d messages, %v", len(other.History()), err)
+	if saved, err := other.Load(path); err != nil || len(other.History()) != 3 || saved.Model != "tiny" || len(saved.Messages) != 3 {
+		t.Errorf("loaded %d messages (%+v), %v", len(other.History()), saved, err)
 	}
-	if _, err := other.Load(filepath.Join(dir, "missing.json")); !errors.Is(err, session.ErrNotExist) {
+	if _, err := other.Load(filepath.Join(dir, "missing.json")); !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, session.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 	if err := os.WriteFile(path, []byte("{"), 0o644); err != nil {

@@ -60,7 +60,7 @@ func guard[T any](h *Host, ctx context.Context, f func(ctx context.Context) (T, 
 	return v, hostError(h.closedErr(ctx, err))
 }
 
-// Close stops the Host. New work is refused at once with ErrClosed;
+// Close stops the Host. New work is refused at once with [ErrClosed];
 // running turns and calls are cancelled (a turn then returns an error
 // matching ErrClosed, or context.Canceled when its own context ended
 // first) and waited for, so no model call and no tool call starts once

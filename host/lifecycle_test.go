@@ -84,8 +84,14 @@ func TestEveryMethodAfterCloseIsErrClosed(t *testing.T) {
 	check("SetRoots", h.SetRoots(ctx, "fs", []string{dir}))
 	_, err = h.Login(ctx, "fs", func(context.Context, string, string) error { return nil })
 	check("Login", err)
+	_, _, err = h.Models(ctx)
+	check("Models", err)
+	check("Pull", h.Pull(ctx, "ollama:tiny", nil))
 	if n := model.RequestCount(); n != 0 {
 		t.Errorf("the model was called %d times after Close", n)
+	}
+	if pulls := model.PullRequests(); len(pulls) != 0 {
+		t.Errorf("models pulled after Close: %q", pulls)
 	}
 }
 

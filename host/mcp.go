@@ -53,11 +53,11 @@ const (
 	ListResources = "resources"
 )
 
-// StartNews is news of a Host's start, for Options.OnStart: the servers
-// being started (Starting, sent once, first), one server's outcome
-// (Server, ready when Err is nil, else Err is its *ServerError), or the model the engine is asked about
-// (Model, sent when asked and again with Done when answered, with Err if
-// it failed).
+// StartNews is news of a Host's start, for [Options.OnStart]: the servers
+// being started (Starting, sent once, first), one server's outcome (Server,
+// ready when Err is nil, else Err is its *[ServerError]), or the model the
+// engine is asked about (Model, sent when asked and again with Done when
+// answered, with Err if it failed).
 type StartNews struct {
 	Starting []string
 	Server   string
@@ -109,7 +109,7 @@ func (h *Host) ResolvePrompt(name string) (string, error) {
 }
 
 // GetPrompt fills in a prompt with its arguments (MCP prompts/get), by any
-// name ResolvePrompt accepts. A missing required argument is an error
+// name [Host.ResolvePrompt] accepts. A missing required argument is an error
 // naming it.
 func (h *Host) GetPrompt(ctx context.Context, name string, args map[string]string) (*tool.PromptResult, error) {
 	return guard(h, ctx, func(ctx context.Context) (*tool.PromptResult, error) {
@@ -293,16 +293,16 @@ var attachRef = regexp.MustCompile(`(^|\s)@([A-Za-z0-9_.\-]+):(\S+)`)
 // cannot be read is an error naming it. Files named "@path" (./x, dir/x,
 // /x, ~/x, or a bare name that exists) are attached too: text under a
 // "File: path" header in a fenced block, images for a vision model; a
-// missing, binary or too large file is an error wrapping ErrAttachment.
+// missing, binary or too large file is an error wrapping [ErrAttachment].
 // Relative paths are taken from the working directory.
 func (c *Conversation) UserMessage(ctx context.Context, text string) (provider.Message, []Attachment, error) {
 	return c.UserMessageFiles(ctx, text, text)
 }
 
-// UserMessageFiles is UserMessage for a text of which only typed is the
-// user's own (a -p prompt before piped input, say): files are attached
-// only where typed names them, so that text from elsewhere cannot send
-// the user's files to the model.
+// UserMessageFiles is [Conversation.UserMessage] for a text of which only
+// typed is the user's own (a -p prompt before piped input, say): files are
+// attached only where typed names them, so that text from elsewhere cannot
+// send the user's files to the model.
 func (c *Conversation) UserMessageFiles(ctx context.Context, text, typed string) (provider.Message, []Attachment, error) {
 	msg := provider.Message{Role: provider.RoleUser, Content: text}
 	known := map[string]bool{}

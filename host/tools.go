@@ -41,8 +41,8 @@ type ServerInfo struct {
 	// Tokens estimates what the server's tools cost in every model
 	// request (their declarations as the model is sent them).
 	Tokens int
-	// StartErr is why the server's first start failed (in New, or at
-	// its first call when it started lazily), a *ServerError; nil when it
+	// StartErr is why the server's first start failed (in [New], or at
+	// its first call when it started lazily), a *[ServerError]; nil when it
 	// started (it may be restarting since).
 	StartErr error
 }
@@ -78,10 +78,10 @@ func (h *Host) Servers() []ServerInfo {
 // ToolInfo is one tool as the model sees it and as its server defined it.
 type ToolInfo struct {
 	// Name is what the model calls it: "server__tool", or a Go tool's
-	// own name (Options.Tools).
+	// own name ([Options.Tools]).
 	Name string
-	// Server is the server's name, HostServer for the Go tools and the
-	// resource tools; Def the tool as the server listed it (as NewTool
+	// Server is the server's name, [HostServer] for the Go tools and the
+	// resource tools; Def the tool as the server listed it (as [NewTool]
 	// made it, for a Go tool).
 	Server string
 	Def    tool.Def
@@ -96,8 +96,8 @@ type ToolInfo struct {
 }
 
 // Tools lists the tools the model may call, in config order and then each
-// server's own order, then the Go tools of Options.Tools. Tools that the approval policy denies are left out,
-// as they are for the model.
+// server's own order, then the Go tools of [Options.Tools]. Tools that the
+// approval policy denies are left out, as they are for the model.
 func (h *Host) Tools() []ToolInfo {
 	cached := map[string]bool{}
 	for _, st := range h.manager.Status() {
@@ -117,7 +117,7 @@ func (h *Host) Tools() []ToolInfo {
 // tool's name) of the tool name means, resolved as the model's calls are: the full name, the
 // tool's own name when one server alone has it, "server.tool" and other
 // spellings. An unknown or ambiguous name is an error matching
-// ErrUnknownTool that lists the closest or the matching names.
+// [ErrUnknownTool] that lists the closest or the matching names.
 func (h *Host) ResolveTool(name string) (string, error) {
 	var tools []toolcall.Tool
 	for _, t := range h.toolbox.Tools() {
@@ -143,11 +143,11 @@ func (e *unknownToolError) Error() string        { return e.err.Error() }
 func (e *unknownToolError) Unwrap() error        { return e.err }
 func (e *unknownToolError) Is(target error) bool { return target == ErrUnknownTool }
 
-// CallTool calls one tool without a model, by any name ResolveTool
+// CallTool calls one tool without a model, by any name [Host.ResolveTool]
 // accepts, and returns its result whole (not cut for a model's window
 // unless the server's spec says so). The approval policy does not apply:
 // the program named the tool itself. A tool that reports a failure is not
-// an error: the result has IsError set. A Go tool (Options.Tools) is
+// an error: the result has IsError set. A Go tool ([Options.Tools]) is
 // called in this goroutine, its arguments checked against its schema.
 func (h *Host) CallTool(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
 	return guard(h, ctx, func(ctx context.Context) (*tool.Result, error) {

@@ -75,9 +75,10 @@ func (c *Conversation) undo() (dropped, in []provider.Message) {
 	return h[i:], h[i : i+1]
 }
 
-// Retry drops the last turn, as Undo does, and runs it again from the
-// messages that began it, as PromptMessages does, with the turn's events
-// given to on. It returns ErrNothingToRetry when there is no turn.
+// Retry drops the last turn, as [Conversation.Undo] does, and runs it again
+// from the messages that began it, as [Conversation.PromptMessages] does, with
+// the turn's events given to on. It returns [ErrNothingToRetry] when there is
+// no turn.
 func (c *Conversation) Retry(ctx context.Context, on func(Event)) (Result, error) {
 	_, in := c.undo()
 	if len(in) == 0 {

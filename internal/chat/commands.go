@@ -327,11 +327,13 @@ func (c *Chat) cmdLoad(ctx context.Context, w io.Writer, args []string) bool {
 		return false
 	}
 	conv := c.opts.Conversation
-	var f session.File
+	var f host.SavedConversation
 	var err error
 	if held := c.opts.Session; held != nil && samePath(held.Path(), args[0]) {
-		if f, err = held.Load(); err == nil {
-			conv.SetHistory(f.Messages)
+		var file session.File
+		if file, err = held.Load(); err == nil {
+			conv.SetHistory(file.Messages)
+			f = host.SavedConversation{Model: file.Model, Messages: file.Messages}
 		}
 	} else {
 		f, err = conv.Load(args[0])
