@@ -158,13 +158,9 @@ func stateLabel(s host.ServerInfo, live bool) string {
 // ToolSummary prints the tools the model sees, grouped by server, one line
 // each, with what each server's tools cost (costs: tokens by tool name);
 // only, when not empty, keeps one server. Servers without tools say why.
-func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string) {
-	ToolSummaryFit(w, infos, tools, costs, only, 0)
-}
-
-// ToolSummaryFit is ToolSummary with every line cut to width columns
-// (0: any width), ending in "…" where cut.
-func ToolSummaryFit(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string, width int) {
+// Every line is cut to width columns (0: any width), ending in "…" where
+// cut.
+func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string, width int) {
 	if width > 0 {
 		var b strings.Builder
 		out := w
