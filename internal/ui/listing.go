@@ -120,7 +120,7 @@ func ServerTableFit(w io.Writer, infos []host.ServerInfo, live bool, mask func(s
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
-	io.WriteString(w, FitLines(table.String(), width))
+	io.WriteString(w, Fit(table.String(), width))
 	for _, s := range infos {
 		if s.Err != nil && (s.State == host.StateFailed || s.State == host.StateRestarting) {
 			fmt.Fprintf(w, "\n%s\n", wrapText(Sanitize(mask(s.Err.Error())), width))
@@ -161,12 +161,10 @@ func stateLabel(s host.ServerInfo, live bool) string {
 // Every line is cut to width columns (0: any width), ending in "…" where
 // cut.
 func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string, width int) {
-	if width > 0 {
-		var b strings.Builder
-		out := w
-		defer func() { io.WriteString(out, FitLines(b.String(), width)) }()
-		w = &b
-	}
+	FitOutput(w, width, func(w io.Writer) { toolSummary(w, infos, tools, costs, only) })
+}
+
+func toolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string) {
 	if len(infos) == 0 {
 		fmt.Fprintln(w, "No MCP servers are configured: the model has no tools.")
 		return

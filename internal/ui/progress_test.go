@@ -51,13 +51,16 @@ func TestFitCutsToTheTerminalWidth(t *testing.T) {
 		{"世界世界世界", 7, "世界世…"}, // wide characters count two
 		{"\x1b[32m✓\x1b[39m done and more", 8, "\x1b[32m✓\x1b[39m done …"},
 		{"no terminal, no cut", 0, "no terminal, no cut"},
+		{"each line is cut\nshort\n\na second long line", 10, "each line…\nshort\n\na second …"},
 	} {
 		got := Fit(tc.in, tc.width)
 		if got != tc.want {
 			t.Errorf("Fit(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
 		}
-		if tc.width > 0 && ansi.StringWidth(got) > tc.width {
-			t.Errorf("Fit(%q, %d) is %d columns wide", tc.in, tc.width, ansi.StringWidth(got))
+		for _, line := range strings.Split(got, "\n") {
+			if tc.width > 0 && ansi.StringWidth(line) > tc.width {
+				t.Errorf("Fit(%q, %d) has a line %d columns wide", tc.in, tc.width, ansi.StringWidth(line))
+			}
 		}
 	}
 }
