@@ -102,8 +102,8 @@ func (h *Host) sample(ctx context.Context, req sampling.Request) (res sampling.R
 			NumCtx: runner.ContextWindow(model, s.NumCtx),
 			// The server's limit, temperature and stops over the model's own
 			// generation parameters.
-			Sampling: h.samplingFor(model.Name).Over(provider.Sampling{MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.StopSequences}),
-			Limits:   provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
+			Generation: h.generationFor(model.Name).Over(provider.GenerationOptions{MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.StopSequences}),
+			Limits:     provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
 		}, nil)
 	})
 	if err != nil {

@@ -358,9 +358,9 @@ func firstLine(s string) string {
 	return s
 }
 
-// SamplingLine describes generation parameters for a person:
+// GenerationLine describes generation parameters for a person:
 // "temperature 0.2, top-k 20, max-tokens 512", or what is left to the model.
-func SamplingLine(s provider.Sampling) string {
+func GenerationLine(s provider.GenerationOptions) string {
 	var parts []string
 	if s.Temperature != nil {
 		parts = append(parts, fmt.Sprintf("temperature %g", *s.Temperature))
