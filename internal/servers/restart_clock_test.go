@@ -54,8 +54,8 @@ func TestRestartPacingOnTheClock(t *testing.T) {
 			t.Helper()
 			crash()
 			st := status(m, "f")
-			if st.State != StateRestarting || st.NextRestart.Sub(time.Now()) != wait {
-				t.Fatalf("after a crash: %s, next try in %v; want restarting in %v", st.State, st.NextRestart.Sub(time.Now()), wait)
+			if st.State != StateRestarting || time.Until(st.NextRestart) != wait {
+				t.Fatalf("after a crash: %s, next try in %v; want restarting in %v", st.State, time.Until(st.NextRestart), wait)
 			}
 			time.Sleep(wait - time.Millisecond)
 			synctest.Wait()
