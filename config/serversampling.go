@@ -3,7 +3,7 @@ package config
 // ServerSampling is how a run answers a server's request for a completion
 // by the model (MCP sampling/createMessage) when no one can be asked: the
 // --sampling setting. The chat asks the user instead. (The model's own
-// generation parameters are provider.Sampling.)
+// generation parameters are provider.GenerationOptions.)
 type ServerSampling string
 
 // The modes of --sampling.

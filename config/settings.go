@@ -75,11 +75,11 @@ type Settings struct {
 	// NoHooks turns them all off for this run.
 	Hooks   Hooks
 	NoHooks bool
-	// Sampling are the generation parameters of every model; ModelSampling
+	// Generation are the generation parameters of every model; ModelGeneration
 	// those of one model (by its name without the provider prefix), which
 	// replace the general ones for it.
-	Sampling      provider.Sampling
-	ModelSampling map[string]provider.Sampling
+	Generation      provider.GenerationOptions
+	ModelGeneration map[string]provider.GenerationOptions
 	// Session is the conversation file a run continues and saves.
 	Session string
 	// SessionWait bounds the wait for another run that holds Session; 0

@@ -44,7 +44,7 @@ func (h *Host) approvalAsker(a ask.Asker) approval.Asker {
 	if a == nil {
 		return nil
 	}
-	return approval.AskerFunc(func(ctx context.Context, req approval.Request) (approval.Answer, error) {
+	return approval.AskerFunc(func(ctx context.Context, req ask.CallRequest) (ask.Approval, error) {
 		h.notify(ctx, fmt.Sprintf("mcphost needs your approval to run %s", req.Name))
 		return a.ApproveCall(ctx, req)
 	})
@@ -52,7 +52,7 @@ func (h *Host) approvalAsker(a ask.Asker) approval.Asker {
 
 // elicit is the manager's elicitation handler: the Asker, or the
 // elicitation setting when no one can be asked.
-func (h *Host) elicit(ctx context.Context, req elicit.Request) (elicit.Result, error) {
+func (h *Host) elicit(ctx context.Context, req ask.FormRequest) (ask.FormAnswer, error) {
 	if a := h.currentAsker(); a != nil {
 		h.notify(ctx, fmt.Sprintf("server %s asks for input: %s", req.Server, req.Message))
 		res, err := a.Elicit(ctx, req)

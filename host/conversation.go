@@ -78,7 +78,7 @@ func (h *Host) NewConversation() *Conversation {
 		MaxSteps:     s.MaxSteps,
 		NumCtx:       s.NumCtx,
 		ResultBudget: s.MaxResultBytes,
-		Sampling:     h.samplingFor(h.model.Name),
+		Generation:   h.generationFor(h.model.Name),
 		// Zero (settings made in code) means the runner's and the
 		// provider's defaults.
 		MaxParallelTools: s.MaxParallelTools,
@@ -324,7 +324,7 @@ func (c *Conversation) SetModel(ctx context.Context, name string) (provider.Mode
 	defer c.turn.Unlock()
 	c.engine.set(backend)
 	c.r.SetModel(info)
-	c.r.SetSampling(c.h.samplingFor(info.Name))
+	c.r.SetGeneration(c.h.generationFor(info.Name))
 	c.model.Store(&info)
 	// Servers' sampling requests go to the model last chosen.
 	c.h.current.Store(&modelChoice{backend: backend, info: info})
@@ -347,13 +347,13 @@ func (c *Conversation) Think() *bool {
 	return c.r.Think()
 }
 
-// Sampling returns the generation parameters the conversation's model
+// Generation returns the generation parameters the conversation's model
 // calls are sent with (its model's own over the general ones). It waits
 // for a running turn to end.
-func (c *Conversation) Sampling() provider.Sampling {
+func (c *Conversation) Generation() provider.GenerationOptions {
 	c.turn.Lock()
 	defer c.turn.Unlock()
-	return c.r.Sampling()
+	return c.r.Generation()
 }
 
 // ToolTokens estimates what each tool's declaration costs in every request

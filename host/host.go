@@ -524,10 +524,10 @@ func (h *Host) newHooks() *hooks.Runner {
 	return hooks.New(h.settings.Hooks, opts)
 }
 
-// samplingFor returns the generation parameters of model: its own (from
+// generationFor returns the generation parameters of model: its own (from
 // the config's models section) over the general ones.
-func (h *Host) samplingFor(model string) provider.Sampling {
-	return h.settings.Sampling.Over(h.settings.ModelSampling[model])
+func (h *Host) generationFor(model string) provider.GenerationOptions {
+	return h.settings.Generation.Over(h.settings.ModelGeneration[model])
 }
 
 // Settings returns the configuration the Host runs with. It must not be

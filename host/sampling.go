@@ -30,7 +30,7 @@ const samplingMethod = "sampling/createMessage"
 // The model is offered no tools, so a sampling request never leads to
 // tool calls, nor to another sampling request. Every request is audited
 // like a tool call.
-func (h *Host) sample(ctx context.Context, req sampling.Request) (res sampling.Result, err error) {
+func (h *Host) sample(ctx context.Context, req ask.SamplingRequest) (res sampling.Result, err error) {
 	start := time.Now()
 	rec := approval.Record{Time: start, Name: samplingMethod, Server: req.Server, Tool: samplingMethod, Arguments: samplingArgs(req)}
 	defer func() {
@@ -102,8 +102,8 @@ func (h *Host) sample(ctx context.Context, req sampling.Request) (res sampling.R
 			NumCtx: runner.ContextWindow(model, s.NumCtx),
 			// The server's limit, temperature and stops over the model's own
 			// generation parameters.
-			Sampling: h.samplingFor(model.Name).Over(provider.Sampling{MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.StopSequences}),
-			Limits:   provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
+			Generation: h.generationFor(model.Name).Over(provider.GenerationOptions{MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.StopSequences}),
+			Limits:     provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
 		}, nil)
 	})
 	if err != nil {
@@ -122,7 +122,7 @@ func (h *Host) sample(ctx context.Context, req sampling.Request) (res sampling.R
 
 // samplingArgs is what the audit log keeps of a request: its size and
 // limits, and a summary of its last message, not the whole conversation.
-func samplingArgs(req sampling.Request) map[string]any {
+func samplingArgs(req ask.SamplingRequest) map[string]any {
 	args := map[string]any{"messages": len(req.Messages), "last_message": req.Summary(200)}
 	if req.MaxTokens > 0 {
 		args["max_tokens"] = req.MaxTokens

@@ -129,10 +129,10 @@ func (c *Conversation) compact(ctx context.Context, keep int) (Compacted, error)
 	}
 	msgs := append(h[:cut:cut], provider.Message{Role: provider.RoleUser, Content: compactPrompt})
 	resp, err := c.engine.Chat(ctx, provider.Request{
-		Model:    c.r.Model().Name,
-		Messages: msgs,
-		NumCtx:   c.r.Window(),
-		Sampling: c.r.Sampling(),
+		Model:      c.r.Model().Name,
+		Messages:   msgs,
+		NumCtx:     c.r.Window(),
+		Generation: c.r.Generation(),
 	}, nil)
 	if err != nil {
 		return Compacted{}, hostError(fmt.Errorf("summarising the conversation: %w", err))

@@ -95,15 +95,16 @@ type Request struct {
 	// Limits bound the call: the size of the reply and how long the
 	// engine may stay silent. Backends enforce them with Limits.Watch.
 	Limits Limits
-	// Sampling are the generation parameters; the zero value leaves every
-	// one to the engine.
-	Sampling Sampling
+	// Generation are the generation parameters; the zero value leaves
+	// every one to the engine.
+	Generation GenerationOptions
 }
 
-// Sampling are the generation parameters of a model call. A nil pointer or
-// a zero MaxTokens leaves that parameter to the engine; small local models
-// call tools more reliably with a low temperature.
-type Sampling struct {
+// GenerationOptions are the generation parameters of a model call (not MCP
+// sampling, which is a server asking the model for a completion). A nil
+// pointer or a zero MaxTokens leaves that parameter to the engine; small
+// local models call tools more reliably with a low temperature.
+type GenerationOptions struct {
 	Temperature *float64 `json:"temperature,omitempty"`
 	TopP        *float64 `json:"top_p,omitempty"`
 	TopK        *int     `json:"top_k,omitempty"`
@@ -116,7 +117,7 @@ type Sampling struct {
 
 // Over returns s with every parameter that o sets taken from o: a model's
 // own parameters over the general ones.
-func (s Sampling) Over(o Sampling) Sampling {
+func (s GenerationOptions) Over(o GenerationOptions) GenerationOptions {
 	if o.Temperature != nil {
 		s.Temperature = o.Temperature
 	}
@@ -139,7 +140,7 @@ func (s Sampling) Over(o Sampling) Sampling {
 }
 
 // IsZero reports whether s leaves everything to the engine.
-func (s Sampling) IsZero() bool {
+func (s GenerationOptions) IsZero() bool {
 	return s.Temperature == nil && s.TopP == nil && s.TopK == nil && s.MaxTokens == 0 && s.Seed == nil && s.Stop == nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
@@ -22,15 +23,15 @@ func TestDurationExcludesTheApprovalQuestion(t *testing.T) {
 	asked := make(chan struct{})
 	box := approval.New(progressBox{}, approval.Options{
 		Policy: approval.Policy{Ask: []string{"s__slow"}},
-		Asker: approval.AskerFunc(func(ctx context.Context, _ approval.Request) (approval.Answer, error) {
+		Asker: approval.AskerFunc(func(ctx context.Context, _ ask.CallRequest) (ask.Approval, error) {
 			close(asked)
 			// The person reads the question and thinks it over.
 			select {
 			case <-time.After(thinking):
 			case <-ctx.Done():
-				return approval.Answer{}, ctx.Err()
+				return ask.Approval{}, ctx.Err()
 			}
-			return approval.Answer{Choice: approval.YesOnce}, nil
+			return ask.Approval{Choice: ask.YesOnce}, nil
 		}),
 	})
 	r := runner.New(model, box, runner.Options{Model: toolModel()})

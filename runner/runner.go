@@ -114,8 +114,8 @@ type Options struct {
 	// a longer result is cut in the middle with a visible marker. 0 means
 	// DefaultResultBudget of the window; a negative value means no cap.
 	ResultBudget int
-	// Sampling are the generation parameters sent with every model call.
-	Sampling provider.Sampling
+	// Generation are the generation parameters sent with every model call.
+	Generation provider.GenerationOptions
 	// MaxParallelTools is how many tool calls of one model message run at
 	// once; the others wait their turn. 0 means DefaultMaxParallelTools.
 	MaxParallelTools int
@@ -249,9 +249,9 @@ func (r *Runner) SetModel(m provider.ModelInfo) {
 	r.estimator = budget.Estimator{}
 }
 
-// SetSampling changes the generation parameters of the following calls
+// SetGeneration changes the generation parameters of the following calls
 // (another model may have its own).
-func (r *Runner) SetSampling(s provider.Sampling) { r.opts.Sampling = s }
+func (r *Runner) SetGeneration(s provider.GenerationOptions) { r.opts.Generation = s }
 
 // SetThink changes whether the following calls ask the model to think
 // (see Options.Think).
@@ -261,8 +261,8 @@ func (r *Runner) SetThink(think *bool) { r.opts.Think = think }
 // decides.
 func (r *Runner) Think() *bool { return r.opts.Think }
 
-// Sampling returns the generation parameters sent with each call.
-func (r *Runner) Sampling() provider.Sampling { return r.opts.Sampling }
+// Generation returns the generation parameters sent with each call.
+func (r *Runner) Generation() provider.GenerationOptions { return r.opts.Generation }
 
 // window is the context window asked of the current model.
 func (r *Runner) window() int { return ContextWindow(r.opts.Model, r.opts.NumCtx) }
@@ -367,14 +367,14 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			emit(ev)
 		}, tools != nil, r.markers)
 		resp, err := r.provider.Chat(ctx, provider.Request{
-			Model:    r.opts.Model.Name,
-			Messages: msgs,
-			Tools:    tools,
-			NumCtx:   r.window(),
-			Think:    r.opts.Model.Has(provider.CapabilityThinking) && (r.opts.Think == nil || *r.opts.Think),
-			NoThink:  r.opts.Think != nil && !*r.opts.Think,
-			Limits:   r.opts.Limits,
-			Sampling: r.opts.Sampling,
+			Model:      r.opts.Model.Name,
+			Messages:   msgs,
+			Tools:      tools,
+			NumCtx:     r.window(),
+			Think:      r.opts.Model.Has(provider.CapabilityThinking) && (r.opts.Think == nil || *r.opts.Think),
+			NoThink:    r.opts.Think != nil && !*r.opts.Think,
+			Limits:     r.opts.Limits,
+			Generation: r.opts.Generation,
 		}, hold.delta)
 		res.Steps = step
 		if err != nil {

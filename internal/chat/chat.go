@@ -193,18 +193,12 @@ func (c *Chat) Turn(ctx context.Context, prompt string) {
 // turnWith runs one turn made by run (a prompt, or an MCP prompt's
 // messages) and renders what happens.
 func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on func(host.Event)) (host.Result, error)) {
-	turnCtx, cancel := context.WithCancel(ctx)
+	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	// Esc cancels through cancel, not stop: stop would give SIGINT back
+	// its default (ending mcphost) while the turn winds down.
+	turnCtx, cancel := context.WithCancel(sigCtx)
 	defer cancel()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case <-sigs:
-			cancel()
-		case <-turnCtx.Done():
-		}
-	}()
 
 	// Keys typed during the turn are kept for the next prompt; Esc
 	// cancels the turn.

@@ -130,7 +130,7 @@ func (c *Chat) cmdTools(_ context.Context, w io.Writer, args []string) bool {
 	if len(args) > 0 {
 		only = args[0]
 	}
-	ui.ToolSummaryFit(w, statuses, c.tools(), c.opts.Conversation.ToolTokens(), only, c.opts.Width())
+	ui.ToolSummary(w, statuses, c.tools(), c.opts.Conversation.ToolTokens(), only, c.opts.Width())
 	return false
 }
 

@@ -32,18 +32,9 @@ func (c *Chat) mcpLogin(ctx context.Context, w io.Writer, name string) bool {
 		fmt.Fprintln(w, "this chat cannot sign in to servers")
 		return false
 	}
-	loginCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case <-sigs:
-			cancel()
-		case <-loginCtx.Done():
-		}
-	}()
+	// Ctrl-C (SIGINT) gives up the sign-in only; the chat goes on.
+	loginCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
 	defer noEcho(c.opts.In)()
 	si, err := h.Login(loginCtx, name, ui.OpenSignIn(ui.Lines(w), true))
 	switch {

@@ -75,7 +75,7 @@ func (c *Chat) cmdPrompts(ctx context.Context, w io.Writer, args []string) bool 
 	if len(args) > 0 {
 		prompts = slices.DeleteFunc(prompts, func(p host.PromptInfo) bool { return p.Server != args[0] })
 	}
-	ui.Fitted(w, c.opts.Width(), func(w io.Writer) { ui.PromptList(w, prompts) })
+	ui.FitOutput(w, c.opts.Width(), func(w io.Writer) { ui.PromptList(w, prompts) })
 	if len(prompts) > 0 {
 		fmt.Fprintln(w, "\n/prompt NAME ARG=VALUE … adds one to the conversation (Tab completes).")
 	}
@@ -120,7 +120,7 @@ func (c *Chat) cmdResources(ctx context.Context, w io.Writer, args []string) boo
 		rs = slices.DeleteFunc(rs, func(r host.ResourceInfo) bool { return r.Server != args[0] })
 		ts = slices.DeleteFunc(ts, func(t host.TemplateInfo) bool { return t.Server != args[0] })
 	}
-	ui.Fitted(w, c.opts.Width(), func(w io.Writer) { ui.ResourceList(w, rs, ts) })
+	ui.FitOutput(w, c.opts.Width(), func(w io.Writer) { ui.ResourceList(w, rs, ts) })
 	if len(rs)+len(ts) > 0 {
 		fmt.Fprintln(w, "\n@SERVER:URI in a prompt attaches a resource (Tab completes).")
 	}

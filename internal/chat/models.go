@@ -73,7 +73,7 @@ func (c *Chat) listModels(ctx context.Context, w io.Writer) bool {
 	conv := c.opts.Conversation
 	m := conv.Model()
 	fmt.Fprintf(w, "model: %s (capabilities: %s)\n", m.Name, strings.Join(m.Capabilities, ", "))
-	fmt.Fprintf(w, "generation: %s\n", ui.SamplingLine(conv.Sampling()))
+	fmt.Fprintf(w, "generation: %s\n", ui.GenerationLine(conv.Generation()))
 	models, statuses, err := c.fetchModels(ctx, listWait)
 	if err != nil {
 		fmt.Fprintf(w, "cannot list the models: %s\n", ui.Sanitize(c.opts.Mask(err.Error())))

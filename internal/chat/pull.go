@@ -35,18 +35,9 @@ func (c *Chat) offerPull(ctx context.Context, w io.Writer, ref string) bool {
 	}
 	fmt.Fprintln(w, "yes")
 
-	pullCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case <-sigs:
-			cancel()
-		case <-pullCtx.Done():
-		}
-	}()
+	// Ctrl-C (SIGINT) cancels the pull only; the chat goes on.
+	pullCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
 	progress, done := ui.PullProgress(w, ref)
 	err = h.Pull(pullCtx, ref, progress)
 	done()

@@ -91,7 +91,8 @@ func (c *Chat) cmdCompact(ctx context.Context, w io.Writer, args []string) bool 
 		}
 		keep = n
 	}
-	ctx, stop := interruptible(ctx)
+	// Ctrl-C (SIGINT) cancels the wait on the model only.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	fmt.Fprintf(w, "Asking %s to summarise the conversation… (Ctrl-C cancels)\n", c.opts.Conversation.Model().Name)
 	out, err := c.opts.Conversation.Compact(ctx, keep)
@@ -112,22 +113,6 @@ func (c *Chat) cmdCompact(ctx context.Context, w io.Writer, args []string) bool 
 		}
 	}
 	return false
-}
-
-// interruptible is ctx, also cancelled by Ctrl-C (SIGINT) until stop is
-// called, for a command that waits on the model.
-func interruptible(ctx context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
-	go func() {
-		select {
-		case <-sigs:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, func() { signal.Stop(sigs); cancel() }
 }
 
 // turnStats gathers from a turn's events what the status line shows.

@@ -165,7 +165,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringArray(keyPromptArg, nil, "give the --mcp-prompt argument `NAME=VALUE`; repeatable")
 	fs.String(keyURL, "", "with servers/tools: use the MCP server at `URL` (Streamable HTTP, else SSE) instead of the config's")
 	fs.String(keyStdio, "", "with servers/tools: run the MCP server `COMMAND` (quoted as in a shell) instead of the config's")
-	registerSamplingFlags(fs)
+	registerGenerationFlags(fs)
 	fs.String(keyOAuthClientID, "", "with --url: sign in as the OAuth client `ID` registered with the server's authorization server")
 	fs.String(keyOAuthClientSecret, "", "with --url: the `SECRET` of the --oauth-client-id client")
 	fs.String(keyOAuthClientMetadataURL, "", "with --url: use the client ID metadata document at `URL` as the OAuth client ID where it is accepted")

@@ -146,7 +146,7 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 	s.NoCache = g.boolean(keyNoCache)
 	s.AuditResultBytes = g.integer(keyAuditResultBytes)
 	s.NoHooks = g.boolean(keyNoHooks)
-	s.Sampling, err = samplingReader{
+	s.Generation, err = generationReader{
 		get: func(key string) (any, bool) {
 			if !v.IsSet(key) {
 				return nil, false
@@ -214,7 +214,7 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 			return nil, err
 		}
 	}
-	if s.ModelSampling, err = o.modelSampling(files); err != nil {
+	if s.ModelGeneration, err = o.modelGeneration(files); err != nil {
 		return nil, err
 	}
 	if s.Hooks, err = o.hooks(files); err != nil {

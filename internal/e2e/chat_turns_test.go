@@ -123,3 +123,40 @@ func TestChatInterruptedAnswerStaysInHistory(t *testing.T) {
 	term.keys("C-d")
 	term.waitExit()
 }
+
+// TestChatCtrlCCancelsACompaction is Ctrl-C while the model summarises
+// the conversation for /compact: the compaction is given up, the
+// conversation is left whole and the chat goes on.
+func TestChatCtrlCCancelsACompaction(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	defer close(hold)
+	ollama.Enqueue(
+		ollamatest.Reply{Content: "Answer one."},
+		ollamatest.Reply{Content: "Answer two."},
+		ollamatest.Reply{Content: "never", Hold: hold},
+		ollamatest.Reply{Content: "Still here."},
+	)
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+	term.waitFor("servers ready")
+	term.typeLine("first")
+	term.waitFor("Answer one.")
+	term.typeLine("second")
+	term.waitFor("Answer two.")
+
+	term.typeLine("/compact")
+	term.waitFor("(Ctrl-C cancels)")
+	waitFor(t, func() bool { return ollama.RequestCount() == 3 })
+	term.keys("C-c")
+	term.waitFor("(compacting cancelled: the conversation is unchanged)")
+	term.typeLine("third")
+	term.waitFor("Still here.")
+	if got := strings.Join(lastSent(ollama), "|"); got != "first|Answer one.|second|Answer two.|third" {
+		t.Errorf("after the cancelled /compact the model was sent %q, want the whole conversation", got)
+	}
+	term.typeLine("/quit")
+	if code := term.waitExit(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}

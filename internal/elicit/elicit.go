@@ -20,27 +20,8 @@ import (
 	"github.com/mcphost/mcphost/config"
 )
 
-// Request and Result are the public package's: whoever answers (the
-// chat, a program's ask.Asker) and package servers, which translates MCP,
-// share them. They are aliases so that the servers' translation need not
-// name the public package.
-type (
-	// Request is a server's request for input: a form to fill in, or a
-	// URL to visit.
-	Request = ask.FormRequest
-	// Result is the answer sent back to the server.
-	Result = ask.FormAnswer
-)
-
-// The actions of a Result.
-const (
-	Accept  = ask.Accept
-	Decline = ask.Decline
-	Cancel  = ask.Cancel
-)
-
 // Func answers one request.
-type Func func(ctx context.Context, req Request) (Result, error)
+type Func func(ctx context.Context, req ask.FormRequest) (ask.FormAnswer, error)
 
 // Handler returns the answer of a run that cannot ask anyone, following
 // mode. note, when not nil, receives one sentence per request saying what
@@ -50,7 +31,7 @@ func Handler(mode config.Elicitation, note func(string)) Func {
 	if note == nil {
 		note = func(string) {}
 	}
-	return func(_ context.Context, req Request) (Result, error) {
+	return func(_ context.Context, req ask.FormRequest) (ask.FormAnswer, error) {
 		res, why := answer(mode, req)
 		who := "a server"
 		if req.Server != "" {
@@ -62,8 +43,8 @@ func Handler(mode config.Elicitation, note func(string)) Func {
 }
 
 // answer decides the reply to one request and says why, for the note.
-func answer(mode config.Elicitation, req Request) (Result, string) {
-	decline := Result{Action: Decline}
+func answer(mode config.Elicitation, req ask.FormRequest) (ask.FormAnswer, string) {
+	decline := ask.FormAnswer{Action: ask.Decline}
 	if mode != config.ElicitAcceptDefaults {
 		return decline, "declined; run with --elicitation accept-defaults to accept the server's defaults"
 	}
@@ -77,7 +58,7 @@ func answer(mode config.Elicitation, req Request) (Result, string) {
 	if len(missing) > 0 {
 		return decline, fmt.Sprintf("declined, since the required %s %s no default", plural(missing), hasHave(missing))
 	}
-	return Result{Action: Accept, Content: content}, "accepted with the server's defaults"
+	return ask.FormAnswer{Action: ask.Accept, Content: content}, "accepted with the server's defaults"
 }
 
 // defaults returns the default value of every property of a form schema

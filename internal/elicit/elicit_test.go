@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/internal/elicit"
 )
@@ -21,13 +22,13 @@ const form = `{"type": "object", "properties": {
 func TestAcceptDefaultsFillsTheForm(t *testing.T) {
 	var notes []string
 	handler := elicit.Handler(config.ElicitAcceptDefaults, func(s string) { notes = append(notes, s) })
-	res, err := handler(context.Background(), elicit.Request{Server: "forms", Message: "Your details?", Mode: "form", Schema: json.RawMessage(form)})
+	res, err := handler(context.Background(), ask.FormRequest{Server: "forms", Message: "Your details?", Mode: "form", Schema: json.RawMessage(form)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, _ := json.Marshal(res.Content)
 	want := `{"age":30,"name":"John Doe","score":95.5,"status":"active","verified":true}`
-	if res.Action != elicit.Accept || string(got) != want {
+	if res.Action != ask.Accept || string(got) != want {
 		t.Errorf("answer %s %s, want accept %s", res.Action, got, want)
 	}
 	if len(notes) != 1 || !strings.Contains(notes[0], "Your details?") || !strings.Contains(notes[0], `server "forms"`) ||
@@ -41,14 +42,14 @@ func TestDeclineCases(t *testing.T) {
 	tests := []struct {
 		name string
 		mode config.Elicitation
-		req  elicit.Request
+		req  ask.FormRequest
 		note string
 	}{
-		{"decline mode", config.ElicitDecline, elicit.Request{Message: "m", Schema: json.RawMessage(form)}, "--elicitation accept-defaults"},
-		{"unknown mode declines", "", elicit.Request{Message: "m", Schema: json.RawMessage(form)}, "declined"},
-		{"url request", config.ElicitAcceptDefaults, elicit.Request{Message: "m", Mode: "url", URL: "https://example.com"}, "asks to open a URL"},
-		{"unreadable form", config.ElicitAcceptDefaults, elicit.Request{Message: "m", Schema: json.RawMessage(`{"properties": 3}`)}, "cannot be read"},
-		{"required field without default", config.ElicitAcceptDefaults, elicit.Request{Message: "m", Schema: json.RawMessage(required)}, `field "token" has no default`},
+		{"decline mode", config.ElicitDecline, ask.FormRequest{Message: "m", Schema: json.RawMessage(form)}, "--elicitation accept-defaults"},
+		{"unknown mode declines", "", ask.FormRequest{Message: "m", Schema: json.RawMessage(form)}, "declined"},
+		{"url request", config.ElicitAcceptDefaults, ask.FormRequest{Message: "m", Mode: "url", URL: "https://example.com"}, "asks to open a URL"},
+		{"unreadable form", config.ElicitAcceptDefaults, ask.FormRequest{Message: "m", Schema: json.RawMessage(`{"properties": 3}`)}, "cannot be read"},
+		{"required field without default", config.ElicitAcceptDefaults, ask.FormRequest{Message: "m", Schema: json.RawMessage(required)}, `field "token" has no default`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +58,7 @@ func TestDeclineCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Action != elicit.Decline || len(res.Content) != 0 {
+			if res.Action != ask.Decline || len(res.Content) != 0 {
 				t.Errorf("answer %+v, want decline", res)
 			}
 			if len(notes) != 1 || !strings.Contains(notes[0], tt.note) {

@@ -15,17 +15,6 @@ import (
 	"github.com/mcphost/mcphost/config"
 )
 
-// Request and Message are the public package's: whoever decides (the
-// chat, a program's ask.Asker) and package servers, which translates MCP,
-// share them. They are aliases so that the servers' translation need not
-// name the public package.
-type (
-	// Request is a server's request for a completion.
-	Request = ask.SamplingRequest
-	// Message is one message of a request.
-	Message = ask.SamplingMessage
-)
-
 // Result is the completion sent back to the server.
 type Result struct {
 	// Text is the model's answer.
@@ -37,11 +26,11 @@ type Result struct {
 }
 
 // Func answers one request.
-type Func func(ctx context.Context, req Request) (Result, error)
+type Func func(ctx context.Context, req ask.SamplingRequest) (Result, error)
 
 // Approver decides whether a request may go to the model; an error means
 // no one could decide (the request is refused with it).
-type Approver func(ctx context.Context, req Request) (bool, error)
+type Approver func(ctx context.Context, req ask.SamplingRequest) (bool, error)
 
 // ErrDenied is the failure of a request that was refused.
 var ErrDenied = errors.New("sampling request refused")
@@ -54,7 +43,7 @@ func Policy(mode config.ServerSampling, note func(string)) Approver {
 	if note == nil {
 		note = func(string) {}
 	}
-	return func(_ context.Context, req Request) (bool, error) {
+	return func(_ context.Context, req ask.SamplingRequest) (bool, error) {
 		who := "a server"
 		if req.Server != "" {
 			who = fmt.Sprintf("server %q", req.Server)

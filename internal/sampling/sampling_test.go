@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/tool"
 )
 
 func TestPolicy(t *testing.T) {
-	req := Request{Server: "everything", Messages: []Message{
+	req := ask.SamplingRequest{Server: "everything", Messages: []ask.SamplingMessage{
 		{Role: "user", Content: []tool.Content{{Kind: tool.Text, Text: "first"}}},
 		{Role: "user", Content: []tool.Content{{Kind: tool.Text, Text: "What is\nsix times seven?"}}},
 	}}
@@ -28,15 +29,15 @@ func TestPolicy(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	long := Request{Messages: []Message{{Content: []tool.Content{{Kind: tool.Text, Text: strings.Repeat("é", 100)}}}}}
+	long := ask.SamplingRequest{Messages: []ask.SamplingMessage{{Content: []tool.Content{{Kind: tool.Text, Text: strings.Repeat("é", 100)}}}}}
 	if got := long.Summary(10); got != `"`+strings.Repeat("é", 10)+`…"` {
 		t.Errorf("long: %s", got)
 	}
-	img := Request{Messages: []Message{{Content: []tool.Content{{Kind: tool.Image, MIMEType: "image/png", Data: []byte("PNG")}}}}}
+	img := ask.SamplingRequest{Messages: []ask.SamplingMessage{{Content: []tool.Content{{Kind: tool.Image, MIMEType: "image/png", Data: []byte("PNG")}}}}}
 	if got := img.Summary(80); got != `"[image image/png, 3 bytes]"` {
 		t.Errorf("image: %s", got)
 	}
-	if got := (Request{}).Summary(80); got != "no message" {
+	if got := (ask.SamplingRequest{}).Summary(80); got != "no message" {
 		t.Errorf("empty: %s", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/internal/elicit"
 	"github.com/mcphost/mcphost/internal/termtext"
@@ -150,7 +151,7 @@ func (m *Manager) elicitHandler(answer elicit.Func) func(context.Context, *mcp.E
 		if req != nil && req.Params != nil {
 			p = *req.Params
 		}
-		r := elicit.Request{Message: p.Message, Mode: p.Mode, URL: p.URL, ElicitationID: p.ElicitationID}
+		r := ask.FormRequest{Message: p.Message, Mode: p.Mode, URL: p.URL, ElicitationID: p.ElicitationID}
 		if r.Mode == "" {
 			// The mode may be left out; a URL without a form is a URL request.
 			r.Mode = "form"

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
-	"github.com/mcphost/mcphost/internal/elicit"
 	"github.com/mcphost/mcphost/internal/sampling"
 	"github.com/mcphost/mcphost/mcptest"
 	"github.com/mcphost/mcphost/tool"
@@ -32,12 +32,12 @@ func TestEverythingFeatures(t *testing.T) {
 func everythingFeatures(t *testing.T, spec config.ServerSpec) {
 	var (
 		mu       sync.Mutex
-		sampled  []sampling.Request
-		elicited []elicit.Request
+		sampled  []ask.SamplingRequest
+		elicited []ask.FormRequest
 		warnings []string
 	)
 	m := NewManager([]config.ServerSpec{spec}, Options{
-		Sampling: func(_ context.Context, req sampling.Request) (sampling.Result, error) {
+		Sampling: func(_ context.Context, req ask.SamplingRequest) (sampling.Result, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			sampled = append(sampled, req)
@@ -46,14 +46,14 @@ func everythingFeatures(t *testing.T, spec config.ServerSpec) {
 			}
 			return sampling.Result{Text: "forty-two", Model: "tiny"}, nil
 		},
-		Elicitation: func(_ context.Context, req elicit.Request) (elicit.Result, error) {
+		Elicitation: func(_ context.Context, req ask.FormRequest) (ask.FormAnswer, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			elicited = append(elicited, req)
 			if strings.Contains(req.Message, "interpretations") {
-				return elicit.Result{Action: elicit.Accept, Content: map[string]any{"interpretation": "snake"}}, nil
+				return ask.FormAnswer{Action: ask.Accept, Content: map[string]any{"interpretation": "snake"}}, nil
 			}
-			return elicit.Result{Action: elicit.Accept}, nil
+			return ask.FormAnswer{Action: ask.Accept}, nil
 		},
 		Warn: func(s string) {
 			mu.Lock()
@@ -176,7 +176,9 @@ func everythingFeatures(t *testing.T, spec config.ServerSpec) {
 			t.Fatalf("task call: %v %.300s", err, res.Text())
 		}
 		mu.Lock()
-		asked := slices.ContainsFunc(elicited, func(r elicit.Request) bool { return strings.Contains(r.Message, "could have multiple interpretations") })
+		asked := slices.ContainsFunc(elicited, func(r ask.FormRequest) bool {
+			return strings.Contains(r.Message, "could have multiple interpretations")
+		})
 		mu.Unlock()
 		if !asked {
 			t.Error("the task's elicitation never reached the handler")

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/internal/sampling"
 	"github.com/mcphost/mcphost/tool"
 )
@@ -24,7 +25,7 @@ func (m *Manager) samplingHandler(ctx context.Context, req *mcp.CreateMessageReq
 	if req != nil && req.Params != nil {
 		p = *req.Params
 	}
-	r := sampling.Request{SystemPrompt: p.SystemPrompt, MaxTokens: int(p.MaxTokens), StopSequences: p.StopSequences}
+	r := ask.SamplingRequest{SystemPrompt: p.SystemPrompt, MaxTokens: int(p.MaxTokens), StopSequences: p.StopSequences}
 	if p.Temperature != 0 {
 		t := p.Temperature
 		r.Temperature = &t
@@ -40,7 +41,7 @@ func (m *Manager) samplingHandler(ctx context.Context, req *mcp.CreateMessageReq
 		if msg == nil {
 			continue
 		}
-		sm := sampling.Message{Role: string(msg.Role)}
+		sm := ask.SamplingMessage{Role: string(msg.Role)}
 		if msg.Content != nil {
 			sm.Content = []tool.Content{toContent(msg.Content)}
 		}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
-	"github.com/mcphost/mcphost/internal/elicit"
 )
 
 func TestToolInfoReturnsAnnotations(t *testing.T) {
@@ -50,12 +50,12 @@ func TestElicitationReachesTheHandlerNamed(t *testing.T) {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%s %v", res.Action, res.Content["name"])}}}, nil, nil
 	})
-	var got elicit.Request
+	var got ask.FormRequest
 	m := NewManager([]config.ServerSpec{{Name: "forms", Transport: config.TransportBuiltin, Builtin: "x"}}, Options{
 		Builtin: func(context.Context, config.ServerSpec) (*mcp.Server, error) { return srv, nil },
-		Elicitation: func(_ context.Context, req elicit.Request) (elicit.Result, error) {
+		Elicitation: func(_ context.Context, req ask.FormRequest) (ask.FormAnswer, error) {
 			got = req
-			return elicit.Result{Action: elicit.Accept, Content: map[string]any{"name": "Ann"}}, nil
+			return ask.FormAnswer{Action: ask.Accept, Content: map[string]any{"name": "Ann"}}, nil
 		},
 	})
 	defer m.Close()

@@ -120,7 +120,7 @@ func ServerTableFit(w io.Writer, infos []host.ServerInfo, live bool, mask func(s
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()
-	io.WriteString(w, FitLines(table.String(), width))
+	io.WriteString(w, Fit(table.String(), width))
 	for _, s := range infos {
 		if s.Err != nil && (s.State == host.StateFailed || s.State == host.StateRestarting) {
 			fmt.Fprintf(w, "\n%s\n", wrapText(Sanitize(mask(s.Err.Error())), width))
@@ -158,19 +158,13 @@ func stateLabel(s host.ServerInfo, live bool) string {
 // ToolSummary prints the tools the model sees, grouped by server, one line
 // each, with what each server's tools cost (costs: tokens by tool name);
 // only, when not empty, keeps one server. Servers without tools say why.
-func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string) {
-	ToolSummaryFit(w, infos, tools, costs, only, 0)
+// Every line is cut to width columns (0: any width), ending in "…" where
+// cut.
+func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string, width int) {
+	FitOutput(w, width, func(w io.Writer) { toolSummary(w, infos, tools, costs, only) })
 }
 
-// ToolSummaryFit is ToolSummary with every line cut to width columns
-// (0: any width), ending in "…" where cut.
-func ToolSummaryFit(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string, width int) {
-	if width > 0 {
-		var b strings.Builder
-		out := w
-		defer func() { io.WriteString(out, FitLines(b.String(), width)) }()
-		w = &b
-	}
+func toolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string) {
 	if len(infos) == 0 {
 		fmt.Fprintln(w, "No MCP servers are configured: the model has no tools.")
 		return
@@ -364,9 +358,9 @@ func firstLine(s string) string {
 	return s
 }
 
-// SamplingLine describes generation parameters for a person:
+// GenerationLine describes generation parameters for a person:
 // "temperature 0.2, top-k 20, max-tokens 512", or what is left to the model.
-func SamplingLine(s provider.Sampling) string {
+func GenerationLine(s provider.GenerationOptions) string {
 	var parts []string
 	if s.Temperature != nil {
 		parts = append(parts, fmt.Sprintf("temperature %g", *s.Temperature))

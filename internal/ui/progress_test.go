@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -50,13 +51,16 @@ func TestFitCutsToTheTerminalWidth(t *testing.T) {
 		{"世界世界世界", 7, "世界世…"}, // wide characters count two
 		{"\x1b[32m✓\x1b[39m done and more", 8, "\x1b[32m✓\x1b[39m done …"},
 		{"no terminal, no cut", 0, "no terminal, no cut"},
+		{"each line is cut\nshort\n\na second long line", 10, "each line…\nshort\n\na second …"},
 	} {
 		got := Fit(tc.in, tc.width)
 		if got != tc.want {
 			t.Errorf("Fit(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
 		}
-		if tc.width > 0 && ansi.StringWidth(got) > tc.width {
-			t.Errorf("Fit(%q, %d) is %d columns wide", tc.in, tc.width, ansi.StringWidth(got))
+		for _, line := range strings.Split(got, "\n") {
+			if tc.width > 0 && ansi.StringWidth(line) > tc.width {
+				t.Errorf("Fit(%q, %d) has a line %d columns wide", tc.in, tc.width, ansi.StringWidth(line))
+			}
 		}
 	}
 }
@@ -137,46 +141,56 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// waitFor polls the spinner's output (it draws every 100ms, with no
-// event to wait on) until it holds want.
-func (s *syncBuffer) waitFor(t *testing.T, want string) {
-	t.Helper()
-	s.waitForAfter(t, 0, want)
+// last is the spinner's last frame: what follows the last line clear.
+func (s *syncBuffer) last() string {
+	out := s.String()
+	return out[strings.LastIndex(out, "\r\x1b[2K")+len("\r\x1b[2K"):]
 }
 
-// waitForAfter waits for want in what was written after the first mark
-// bytes.
-func (s *syncBuffer) waitForAfter(t *testing.T, mark int, want string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(s.String()[mark:], want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("never wrote %q; wrote %q", want, s.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
+// The spinner runs on synctest's fake clock: synctest.Wait returns once
+// its goroutine has drawn a frame and waits on its ticker, so each frame
+// is known exactly, with no polling of real time.
 func TestSpinnerShowsProgressAndComesBackAfterAQuestion(t *testing.T) {
-	var errOut syncBuffer
-	o := NewText(TextOptions{Out: &bytes.Buffer{}, Err: &errOut, ErrTTY: true, Width: 60, NoColor: true})
-	call := provider.ToolCall{ID: "c1", Name: "fs__read"}
-	o.Handle(host.ToolCallStarted{Call: call, Server: "fs", Tool: "read"})
-	o.Handle(host.ToolProgress{Call: call, Server: "fs", Tool: "read", Progress: 1, Total: 4})
-	errOut.waitFor(t, "running fs › read… 0.")
-	errOut.waitFor(t, "s · 1/4 (25%)")
-	o.Pause()
-	if !strings.HasSuffix(errOut.String(), "\r\x1b[2K") {
-		t.Errorf("the spinner stays over a question: %q", errOut.String())
-	}
-	// The answer comes: the call is shown again, its time from zero.
-	mark := len(errOut.String())
-	o.Handle(host.ToolCallApproved{Call: call, Server: "fs", Tool: "read"})
-	errOut.waitForAfter(t, mark, "running fs › read… 0.0s · 1/4 (25%)")
-	o.Handle(host.ToolCallFinished{Call: call, Server: "fs", Tool: "read", Output: "ok"})
-	if !strings.HasSuffix(errOut.String(), "\r\x1b[2K✓ fs › read {} · 0µs · ok\n") {
-		t.Errorf("the spinner was not cleared before the tool line: %q", errOut.String())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var errOut syncBuffer
+		o := NewText(TextOptions{Out: &bytes.Buffer{}, Err: &errOut, ErrTTY: true, Width: 60, NoColor: true})
+		call := provider.ToolCall{ID: "c1", Name: "fs__read"}
+		o.Handle(host.ToolCallStarted{Call: call, Server: "fs", Tool: "read"})
+		o.Handle(host.ToolProgress{Call: call, Server: "fs", Tool: "read", Progress: 1, Total: 4})
+		// A frame every 100ms, the time counting from the call's start:
+		// the fifteenth frame at 1.4s.
+		time.Sleep(1450 * time.Millisecond)
+		synctest.Wait()
+		if got, want := errOut.last(), "⠼ running fs › read… 1.4s · 1/4 (25%)"; got != want {
+			t.Errorf("frame at 1.45s = %q, want %q", got, want)
+		}
+		o.Pause()
+		if !strings.HasSuffix(errOut.String(), "\r\x1b[2K") {
+			t.Errorf("the spinner stays over a question: %q", errOut.String())
+		}
+		// Nothing is drawn while the question is on screen.
+		mark := len(errOut.String())
+		time.Sleep(10 * time.Second)
+		synctest.Wait()
+		if after := errOut.String()[mark:]; after != "" {
+			t.Errorf("the spinner drew over a question: %q", after)
+		}
+		// The answer comes: the call is shown again, its time from zero.
+		o.Handle(host.ToolCallApproved{Call: call, Server: "fs", Tool: "read"})
+		synctest.Wait()
+		if got, want := errOut.last(), "⠋ running fs › read… 0.0s · 1/4 (25%)"; got != want {
+			t.Errorf("frame after the answer = %q, want %q", got, want)
+		}
+		time.Sleep(250 * time.Millisecond)
+		synctest.Wait()
+		if got, want := errOut.last(), "⠹ running fs › read… 0.2s · 1/4 (25%)"; got != want {
+			t.Errorf("frame at 0.25s after the answer = %q, want %q", got, want)
+		}
+		o.Handle(host.ToolCallFinished{Call: call, Server: "fs", Tool: "read", Output: "ok"})
+		if !strings.HasSuffix(errOut.String(), "\r\x1b[2K✓ fs › read {} · 0µs · ok\n") {
+			t.Errorf("the spinner was not cleared before the tool line: %q", errOut.String())
+		}
+	})
 }
 
 func TestWarnStyledIsYellowAndWrapsWhole(t *testing.T) {
@@ -194,19 +208,35 @@ func TestWarnStyledIsYellowAndWrapsWhole(t *testing.T) {
 }
 
 func TestStartupShowsEachServerAsItAnswers(t *testing.T) {
-	var w syncBuffer
-	s := NewStartup(&w, true, 80, Style{})
-	s.Handle(host.StartNews{Model: "tiny"})
-	s.Handle(host.StartNews{Starting: []string{"fs", "slow", "bad"}})
-	w.waitFor(t, "starting model tiny…, fs…, slow…, bad… ")
-	s.Handle(host.StartNews{Model: "tiny", Done: true})
-	s.Handle(host.StartNews{Server: "fs"})
-	s.Handle(host.StartNews{Server: "bad", Err: errors.New("exit 1")})
-	w.waitFor(t, "starting fs ✓, slow…, bad ✗ ")
-	s.Handle(host.StartNews{Server: "slow"})
-	if !strings.HasSuffix(w.String(), "\r\x1b[2K") {
-		t.Errorf("the line stays once all have answered: %q", w.String())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var w syncBuffer
+		s := NewStartup(&w, true, 80, Style{})
+		s.Handle(host.StartNews{Model: "tiny"})
+		s.Handle(host.StartNews{Starting: []string{"fs", "slow", "bad"}})
+		// A start that is over sooner than startupDelay is never shown.
+		time.Sleep(startupDelay - time.Millisecond)
+		synctest.Wait()
+		if w.String() != "" {
+			t.Errorf("shown before %s: %q", startupDelay, w.String())
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		if got, want := w.last(), "⠋ starting model tiny…, fs…, slow…, bad… 0.2s"; got != want {
+			t.Errorf("first frame = %q, want %q", got, want)
+		}
+		s.Handle(host.StartNews{Model: "tiny", Done: true})
+		s.Handle(host.StartNews{Server: "fs"})
+		s.Handle(host.StartNews{Server: "bad", Err: errors.New("exit 1")})
+		time.Sleep(100 * time.Millisecond)
+		synctest.Wait()
+		if got, want := w.last(), "⠙ starting fs ✓, slow…, bad ✗ 0.3s"; got != want {
+			t.Errorf("second frame = %q, want %q", got, want)
+		}
+		s.Handle(host.StartNews{Server: "slow"})
+		if !strings.HasSuffix(w.String(), "\r\x1b[2K") {
+			t.Errorf("the line stays once all have answered: %q", w.String())
+		}
+	})
 
 	var piped bytes.Buffer
 	p := NewStartup(&piped, false, 0, Style{})

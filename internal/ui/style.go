@@ -58,25 +58,20 @@ func (s Style) Mark(failed bool) string {
 	return s.OK("✓")
 }
 
-// Fit cuts line to width terminal columns, ending it with "…" where it
-// is cut, so that it never wraps into a second row; escape sequences are
-// kept (and cost no width), wide characters count two. A width of 0 or
-// less leaves line whole: the output is not a terminal.
-func Fit(line string, width int) string {
-	if width <= 0 {
-		return line
-	}
-	return ansi.Truncate(line, width, "…")
-}
-
-// FitLines applies Fit to each line of text.
-func FitLines(text string, width int) string {
+// Fit cuts each line of text to width terminal columns, ending it with
+// "…" where it is cut, so that no line wraps into a second row; escape
+// sequences are kept (and cost no width), wide characters count two. A
+// width of 0 or less leaves text whole: the output is not a terminal.
+func Fit(text string, width int) string {
 	if width <= 0 {
 		return text
 	}
+	if !strings.Contains(text, "\n") {
+		return ansi.Truncate(text, width, "…")
+	}
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
-		lines[i] = Fit(l, width)
+		lines[i] = ansi.Truncate(l, width, "…")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -109,15 +104,15 @@ func ErrorLine(s Style, msg string) string {
 	return s.Error("error:") + " " + Sanitize(msg)
 }
 
-// Fitted runs print, then writes what it printed to w with every line cut
-// to width columns (0: as printed): for listings on a terminal, whose rows
-// must not wrap into fragments.
-func Fitted(w io.Writer, width int, print func(io.Writer)) {
+// FitOutput runs print, then writes what it printed to w with every line
+// cut to width columns by Fit (0: as printed): for listings on a
+// terminal, whose rows must not wrap into fragments.
+func FitOutput(w io.Writer, width int, print func(io.Writer)) {
 	if width <= 0 {
 		print(w)
 		return
 	}
 	var b strings.Builder
 	print(&b)
-	io.WriteString(w, FitLines(b.String(), width))
+	io.WriteString(w, Fit(b.String(), width))
 }

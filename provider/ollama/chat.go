@@ -226,7 +226,7 @@ func options(req provider.Request) map[string]any {
 	if req.NumCtx > 0 {
 		o["num_ctx"] = req.NumCtx
 	}
-	s := req.Sampling
+	s := req.Generation
 	if s.Temperature != nil {
 		o["temperature"] = *s.Temperature
 	}

@@ -147,7 +147,7 @@ type wireRequest struct {
 // is the server's to set (llama-server -c, vLLM's --max-model-len), so
 // req.NumCtx is not sent.
 func (p *Provider) encodeRequest(req provider.Request, tools []provider.Tool) ([]byte, error) {
-	s := req.Sampling
+	s := req.Generation
 	w := wireRequest{Model: req.Model, Messages: make([]wireMessage, 0, len(req.Messages)), Stream: true,
 		Temperature: s.Temperature, TopP: s.TopP, TopK: s.TopK, MaxTokens: s.MaxTokens, Seed: s.Seed, Stop: s.Stop}
 	w.StreamOptions.IncludeUsage = true

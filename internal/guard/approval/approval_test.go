@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-runewidth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/tool"
@@ -257,16 +258,16 @@ func TestNoAskerRefusesAndSaysHowToAllow(t *testing.T) {
 // scriptedAsker answers from a list and records the questions.
 type scriptedAsker struct {
 	mu      sync.Mutex
-	answers []Answer
-	asked   []Request
+	answers []ask.Approval
+	asked   []ask.CallRequest
 }
 
-func (s *scriptedAsker) Ask(_ context.Context, req Request) (Answer, error) {
+func (s *scriptedAsker) Ask(_ context.Context, req ask.CallRequest) (ask.Approval, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.asked = append(s.asked, req)
 	if len(s.answers) == 0 {
-		return Answer{}, errors.New("asked more often than expected")
+		return ask.Approval{}, errors.New("asked more often than expected")
 	}
 	a := s.answers[0]
 	s.answers = s.answers[1:]
@@ -276,12 +277,12 @@ func (s *scriptedAsker) Ask(_ context.Context, req Request) (Answer, error) {
 func TestAskerAnswers(t *testing.T) {
 	f := newFixture(t)
 	obs := &records{}
-	asker := &scriptedAsker{answers: []Answer{
-		{Choice: YesOnce},
-		{Choice: No},
-		{Choice: No, Reason: "use the staging copy"},
-		{Choice: YesSession},
-		{Choice: No},
+	asker := &scriptedAsker{answers: []ask.Approval{
+		{Choice: ask.YesOnce},
+		{Choice: ask.No},
+		{Choice: ask.No, Reason: "use the staging copy"},
+		{Choice: ask.YesSession},
+		{Choice: ask.No},
 	}}
 	tb := New(f.m, Options{Info: f.m, Observer: obs})
 	tb.SetAsker(asker)
@@ -341,7 +342,7 @@ func TestAskerAnswers(t *testing.T) {
 	}
 }
 
-// blockingAsker answers YesSession, and records how many questions were
+// blockingAsker answers ask.YesSession, and records how many questions were
 // open at once.
 type blockingAsker struct {
 	open, most, total atomic.Int32
@@ -349,7 +350,7 @@ type blockingAsker struct {
 	release           chan struct{}
 }
 
-func (b *blockingAsker) Ask(ctx context.Context, _ Request) (Answer, error) {
+func (b *blockingAsker) Ask(ctx context.Context, _ ask.CallRequest) (ask.Approval, error) {
 	n := b.open.Add(1)
 	defer b.open.Add(-1)
 	b.total.Add(1)
@@ -362,9 +363,9 @@ func (b *blockingAsker) Ask(ctx context.Context, _ Request) (Answer, error) {
 	}
 	select {
 	case <-b.release:
-		return Answer{Choice: YesSession}, nil
+		return ask.Approval{Choice: ask.YesSession}, nil
 	case <-ctx.Done():
-		return Answer{}, ctx.Err()
+		return ask.Approval{}, ctx.Err()
 	}
 }
 

@@ -49,7 +49,7 @@ type HookVerdict struct {
 // hook; a hook may block a call, allow it without asking, or have it
 // asked; after the call, a hook may replace the result the model sees.
 type Hooks interface {
-	PreToolUse(ctx context.Context, req Request) HookVerdict
+	PreToolUse(ctx context.Context, req ask.CallRequest) HookVerdict
 	PostToolUse(ctx context.Context, rec Record, res *tool.Result) (*tool.Result, []HookRun)
 }
 
@@ -230,7 +230,7 @@ func (t *Toolbox) CallApproved(ctx context.Context, name string, args map[string
 	rec := Record{Time: time.Now(), Name: name, Server: server, Tool: tool, Arguments: args}
 	v := t.Decide(name)
 	if v.Decision != Deny && t.opts.Hooks != nil {
-		hv := t.opts.Hooks.PreToolUse(ctx, Request{Name: name, Server: server, Tool: tool, Arguments: args, Why: v.Why})
+		hv := t.opts.Hooks.PreToolUse(ctx, ask.CallRequest{Name: name, Server: server, Tool: tool, Arguments: args, Why: v.Why})
 		rec.Hooks = hv.Runs
 		switch hv.Decision {
 		case HookBlock:
@@ -298,11 +298,11 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict, a
 			info = &def
 		}
 	}
-	ans, err := asker.Ask(ctx, Request{
+	ans, err := asker.Ask(ctx, ask.CallRequest{
 		Name: rec.Name, Server: rec.Server, Tool: rec.Tool,
 		Arguments: rec.Arguments, Info: info, Why: v.Why,
 	})
-	if err == nil && ans.Choice == YesSession {
+	if err == nil && ans.Choice == ask.YesSession {
 		t.mu.Lock()
 		t.session[rec.Name] = true
 		t.mu.Unlock()
@@ -317,7 +317,7 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict, a
 		return nil, err
 	}
 	switch ans.Choice {
-	case YesOnce, YesSession:
+	case ask.YesOnce, ask.YesSession:
 		rec.Outcome = AskedYes
 		approved()
 		return t.run(ctx, rec)

@@ -31,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/internal/sysproc"
@@ -227,7 +228,7 @@ func (r *Runner) runOne(ctx context.Context, event string, c config.HookCommand,
 
 // PreToolUse runs the PreToolUse hooks of a call; the approval policy
 // asks them after its deny and before its ask.
-func (r *Runner) PreToolUse(ctx context.Context, req approval.Request) approval.HookVerdict {
+func (r *Runner) PreToolUse(ctx context.Context, req ask.CallRequest) approval.HookVerdict {
 	outs := r.run(ctx, config.HookPreToolUse, req.Name, input{ToolName: req.Name, Server: req.Server, Tool: req.Tool, ToolInput: nonNil(req.Arguments)})
 	var v approval.HookVerdict
 	for _, o := range outs {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/tool"
@@ -36,7 +37,7 @@ func TestPreToolUseDialects(t *testing.T) {
 	}
 	for cmd, want := range tests {
 		r, warnings := runner(t, config.HookPreToolUse, cmd)
-		v := r.PreToolUse(context.Background(), approval.Request{Name: "s__t", Arguments: map[string]any{"a": 1}})
+		v := r.PreToolUse(context.Background(), ask.CallRequest{Name: "s__t", Arguments: map[string]any{"a": 1}})
 		if v.Decision != want.decision || v.Reason != want.reason || len(v.Runs) != 1 || len(*warnings) != 0 {
 			t.Errorf("%s: %+v, warnings %q; want %+v", cmd, v, *warnings, want)
 		}
@@ -53,7 +54,7 @@ func TestProblemsAreWarningsWithoutEffect(t *testing.T) {
 			Options{Dir: t.TempDir()})
 		var warned []string
 		r.opts.Warn = func(s string) { warned = append(warned, s) }
-		v := r.PreToolUse(context.Background(), approval.Request{Name: "s__t"})
+		v := r.PreToolUse(context.Background(), ask.CallRequest{Name: "s__t"})
 		if v.Decision != "" || len(warned) != 1 || !strings.Contains(warned[0], want) || v.Runs[0].Problem == "" {
 			t.Errorf("%s: %+v, warnings %q", cmd, v, warned)
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestSamplingLayersAndModels(t *testing.T) {
+func TestGenerationLayersAndModels(t *testing.T) {
 	fx := newFixture(t)
 	write(t, fx.home, ".mcphost.yml", "temperature: 0.7\ntop-k: 40\nstop-sequences: [\"END\"]\nmodels:\n  ollama:qwen3:8b: {temperature: 0.1, max_tokens: 256}\n")
 	fx.args = []string{"--top-p", "0.9", "--seed", "7"}
@@ -13,23 +13,23 @@ func TestSamplingLayersAndModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := s.Sampling
+	g := s.Generation
 	if g.Temperature == nil || *g.Temperature != 0.7 || g.TopK == nil || *g.TopK != 40 || g.TopP == nil || *g.TopP != 0.9 ||
 		g.Seed == nil || *g.Seed != 7 || g.MaxTokens != 0 || len(g.Stop) != 1 || g.Stop[0] != "END" {
-		t.Errorf("general sampling %+v", g)
+		t.Errorf("general generation parameters %+v", g)
 	}
-	m := s.Sampling.Over(s.ModelSampling["qwen3:8b"])
+	m := s.Generation.Over(s.ModelGeneration["qwen3:8b"])
 	if *m.Temperature != 0.1 || m.MaxTokens != 256 || *m.TopK != 40 {
-		t.Errorf("qwen3:8b's sampling %+v", m)
+		t.Errorf("qwen3:8b's generation parameters %+v", m)
 	}
 	// Nothing set: nothing sent.
 	fx = newFixture(t)
-	if s, err := fx.load(t); err != nil || !s.Sampling.IsZero() || len(s.ModelSampling) != 0 {
-		t.Errorf("defaults: %+v, %v", s.Sampling, err)
+	if s, err := fx.load(t); err != nil || !s.Generation.IsZero() || len(s.ModelGeneration) != 0 {
+		t.Errorf("defaults: %+v, %v", s.Generation, err)
 	}
 }
 
-func TestSamplingErrors(t *testing.T) {
+func TestGenerationErrors(t *testing.T) {
 	for content, want := range map[string]string{
 		"temperature: hot\n":               `"temperature" must be a number from 0 to 2`,
 		"top-p: 3\n":                       `"top-p" must be a number from 0 to 1`,

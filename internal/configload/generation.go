@@ -25,13 +25,13 @@ const (
 	keyHooks = "hooks"
 )
 
-// samplingKeys are the generation parameters' keys.
-func samplingKeys() []string {
+// generationKeys are the generation parameters' keys.
+func generationKeys() []string {
 	return []string{keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences}
 }
 
-// registerSamplingFlags defines the generation parameters' flags.
-func registerSamplingFlags(fs *pflag.FlagSet) {
+// registerGenerationFlags defines the generation parameters' flags.
+func registerGenerationFlags(fs *pflag.FlagSet) {
 	fs.Float64(keyTemperature, 0, "sampling temperature `T` (0 to 2; low values make small models call tools more reliably; default: the model's)")
 	fs.Float64(keyTopP, 0, "nucleus sampling: keep the tokens of cumulative probability `P` (default: the model's)")
 	fs.Int(keyTopK, 0, "sample from the `K` most likely tokens (default: the model's)")
@@ -40,16 +40,16 @@ func registerSamplingFlags(fs *pflag.FlagSet) {
 	fs.StringArray(keyStopSequences, nil, "end a reply at `TEXT`; repeatable")
 }
 
-// sampling reads the generation parameters of a layer that gives each key
+// generationReader reads the generation parameters of a layer that gives each key
 // through get, naming a bad value with describe.
-type samplingReader struct {
+type generationReader struct {
 	get      func(key string) (any, bool)
 	describe func(key, format string, args ...any) error
 }
 
-func (r samplingReader) read() (provider.Sampling, error) {
-	var s provider.Sampling
-	for _, key := range samplingKeys() {
+func (r generationReader) read() (provider.GenerationOptions, error) {
+	var s provider.GenerationOptions
+	for _, key := range generationKeys() {
 		v, ok := r.get(key)
 		if !ok || v == nil {
 			continue
@@ -93,11 +93,11 @@ func (r samplingReader) read() (provider.Sampling, error) {
 	return s, nil
 }
 
-// modelSampling reads the models section of a config file: per model (its
+// modelGeneration reads the models section of a config file: per model (its
 // name as -m takes it, the provider prefix left out), the generation
 // parameters that replace the general ones for that model.
-func (o *LoadOptions) modelSampling(files []*configFile) (map[string]provider.Sampling, error) {
-	out := map[string]provider.Sampling{}
+func (o *LoadOptions) modelGeneration(files []*configFile) (map[string]provider.GenerationOptions, error) {
+	out := map[string]provider.GenerationOptions{}
 	for _, f := range files {
 		raw, ok := f.sections[keyModels]
 		if !ok || raw == nil {
@@ -116,16 +116,16 @@ func (o *LoadOptions) modelSampling(files []*configFile) (map[string]provider.Sa
 			for k, v := range entry {
 				nk := normKey(k)
 				known := false
-				for _, key := range samplingKeys() {
+				for _, key := range generationKeys() {
 					if normKey(key) == nk {
 						got[key], known = v, true
 					}
 				}
 				if !known {
-					return nil, o.fail(f.path, keyModels, nil, "models %q: %q is not a setting a model can have: use %s", name, k, strings.Join(samplingKeys(), ", "))
+					return nil, o.fail(f.path, keyModels, nil, "models %q: %q is not a setting a model can have: use %s", name, k, strings.Join(generationKeys(), ", "))
 				}
 			}
-			s, err := samplingReader{
+			s, err := generationReader{
 				get: func(key string) (any, bool) { v, ok := got[key]; return v, ok },
 				describe: func(key, format string, args ...any) error {
 					return o.fail(f.path, keyModels, nil, "models %q: %q %s", name, key, fmt.Sprintf(format, args...))
