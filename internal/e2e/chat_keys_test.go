@@ -145,7 +145,9 @@ func TestChatCtrlDTypedDuringATurnQuits(t *testing.T) {
 	defer ollama.Close()
 	hold := make(chan struct{})
 	ollama.Enqueue(ollamatest.Reply{Content: "Whole answer.", Hold: hold})
-	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+	// The window stays after mcphost exits, so that the answer it wrote
+	// on the way out can still be read.
+	term := startTerminalHeld(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
 	term.waitFor("/help for commands")
 
 	term.typeLine("a question")
