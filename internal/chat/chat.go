@@ -165,7 +165,7 @@ func (c *Chat) readLine(ctx context.Context) (string, error) {
 	// made then is folded as one made now would be.
 	ed.insertPaste(strings.TrimRight(ahead, "\n"))
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
-	defer c.editing(p)()
+	defer c.editing(p, ed)()
 	_, err := p.Run()
 	c.mu.Lock()
 	c.typedAhead = ed.after + c.typedAhead

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -288,5 +289,23 @@ func TestEditorKeepsWhatIsTypedAfterEnter(t *testing.T) {
 	}
 	if e.after != "/tools\nx" {
 		t.Errorf("kept %q for the next prompt, want what came after Enter", e.after)
+	}
+}
+
+// TestNoticeBeforeThePromptIsInItsFrame: news that comes after the last
+// notices were shown but before the line editor is up (a server failing
+// as the chat starts) is drawn with the prompt, not held for the next.
+func TestNoticeBeforeThePromptIsInItsFrame(t *testing.T) {
+	c := New(Options{Out: io.Discard})
+	c.flushNotices()
+	c.notice("✗ server remote needs a sign-in: /mcp login remote")
+	ed := newEditor(nil, nil, 80, false)
+	done := c.editing(tea.NewProgram(ed), ed)
+	defer done()
+	if got := ed.noticeLines(); !strings.Contains(got, "· ✗ server remote needs a sign-in") {
+		t.Errorf("the prompt's frame holds %q, want the sign-in notice", got)
+	}
+	if c.notices != nil {
+		t.Errorf("the notice is also kept for the next prompt: %q", c.notices)
 	}
 }

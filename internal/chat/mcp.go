@@ -387,11 +387,17 @@ func (c *Chat) notice(msg string) {
 	}
 }
 
-// editing makes notices go through the line editor p until the returned
-// function is called.
-func (c *Chat) editing(p *tea.Program) func() {
+// editing makes notices go through the line editor p, whose model is ed,
+// until the returned function is called. Notices queued since the last
+// flush (news that came while the prompt was being set up) start ed's
+// frame: otherwise they would wait, unseen, for the next prompt.
+func (c *Chat) editing(p *tea.Program, ed *editor) func() {
 	c.mu.Lock()
 	c.editor = p
+	for _, n := range c.notices {
+		ed.notices = append(ed.notices, "· "+n)
+	}
+	c.notices = nil
 	c.mu.Unlock()
 	return func() {
 		c.mu.Lock()
