@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcphost/mcphost/internal/toolschema"
 )
 
 // Schema checks the arguments of one tool against the input schema its
@@ -195,7 +196,7 @@ func (s *Schema) IsDefinition(args map[string]any) bool {
 // descriptions ("entities[0].name").
 func repairObject(obj map[string]any, shape map[string]any, path string) []string {
 	props, _ := shape["properties"].(map[string]any)
-	required := stringList(shape["required"])
+	required := toolschema.Strings(shape["required"])
 	var repairs []string
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -305,7 +306,7 @@ func typesOf(prop map[string]any) []string {
 	case string:
 		return []string{t}
 	case []any:
-		return stringList(t)
+		return toolschema.Strings(t)
 	}
 	return nil
 }
@@ -327,7 +328,7 @@ func (s *Schema) explain(tool string, args map[string]any, verr error) *ArgError
 		}
 	}
 	props, _ := shape["properties"].(map[string]any)
-	for _, r := range stringList(shape["required"]) {
+	for _, r := range toolschema.Strings(shape["required"]) {
 		if _, ok := args[r]; !ok {
 			e := &ArgError{Tool: tool, Argument: r, Problem: "is required but missing"}
 			if p, ok := props[r].(map[string]any); ok {
@@ -505,15 +506,4 @@ func deepCopy(v any) any {
 		return out
 	}
 	return v
-}
-
-func stringList(v any) []string {
-	list, _ := v.([]any)
-	out := make([]string, 0, len(list))
-	for _, e := range list {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -357,7 +357,7 @@ func (n *normalizer) mergeAllOf(out map[string]any, refs []string) {
 	if props == nil {
 		props = map[string]any{}
 	}
-	req := stringList(out["required"])
+	req := Strings(out["required"])
 	for _, w := range walked {
 		for k, v := range w {
 			switch k {
@@ -368,7 +368,7 @@ func (n *normalizer) mergeAllOf(out map[string]any, refs []string) {
 					}
 				}
 			case "required":
-				req = appendNew(req, stringList(v)...)
+				req = appendNew(req, Strings(v)...)
 			default:
 				if _, has := out[k]; !has {
 					out[k] = v
@@ -424,7 +424,7 @@ func (n *normalizer) objectRoot(s any) (any, string) {
 			for k, v := range bm["properties"].(map[string]any) {
 				props[k] = v
 			}
-			r := stringList(bm["required"])
+			r := Strings(bm["required"])
 			if i == 0 {
 				req = r
 			} else {
@@ -485,7 +485,10 @@ func allObjects(branches []any) bool {
 	return true
 }
 
-func stringList(v any) []string {
+// Strings returns the strings of a JSON array as encoding/json decodes
+// it ([]any), skipping anything else: a schema's "required" names, or its
+// list of types.
+func Strings(v any) []string {
 	list, _ := v.([]any)
 	out := make([]string, 0, len(list))
 	for _, e := range list {
