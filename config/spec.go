@@ -1,6 +1,9 @@
 package config
 
-import "time"
+import (
+	"net/url"
+	"time"
+)
 
 // Transport is how mcphost talks to an MCP server.
 type Transport string
@@ -128,4 +131,11 @@ type OAuth struct {
 	// (http://127.0.0.1:PORT/callback), for a client registered with a
 	// fixed redirect URI; 0 means any free port.
 	RedirectPort int
+}
+
+// IsHTTPURL reports whether s is an address a remote server can be reached
+// at: an http:// or https:// URL with a host.
+func IsHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }

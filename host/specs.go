@@ -2,7 +2,6 @@ package host
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/mcphost/mcphost/config"
@@ -55,8 +54,7 @@ func checkServers(specs []config.ServerSpec) ([]config.ServerSpec, error) {
 			}
 		case config.TransportHTTP, config.TransportSSE:
 			// The URL is not quoted back: it may carry a token in its query.
-			u, err := url.Parse(spec.URL)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			if !config.IsHTTPURL(spec.URL) {
 				return nil, fail("url", "the URL must be an http:// or https:// address")
 			}
 		case config.TransportBuiltin:

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -391,8 +390,7 @@ func (p *serverParser) remote(spec *config.ServerSpec, e entry, x *expander) err
 	}
 	if !x.lenient {
 		// The URL is not quoted back: it may carry a token in its query.
-		u, err := url.Parse(spec.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if !config.IsHTTPURL(spec.URL) {
 			return p.fail(name, "url", `"url" must be an http:// or https:// address`)
 		}
 	}
