@@ -2,7 +2,6 @@ package configload
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/mcphost/mcphost/config"
@@ -124,7 +123,7 @@ func (o *LoadOptions) engine(f *configFile, name string, raw any) (config.Engine
 	if e.URL, err = expandField(`"url"`, s); err != nil {
 		return config.Engine{}, err
 	}
-	if u, perr := url.Parse(strings.TrimSpace(e.URL)); perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if !config.IsHTTPURL(strings.TrimSpace(e.URL)) {
 		return bad(`"url" must be an http:// or https:// address such as http://127.0.0.1:8080/v1`)
 	}
 	if v, ok := ent.get("api-key"); ok && v != nil {
