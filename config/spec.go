@@ -72,6 +72,13 @@ type ServerSpec struct {
 	// "bash", ...) and Options configures it.
 	Builtin string
 	Options map[string]any
+	// Protected are files and folders (absolute paths) that a built-in
+	// server which writes files (fs) refuses to change: mcphost's own
+	// config, hooks, trust store, cache and session locks, and the project
+	// scripts that trusted entries run. A model allowed to write files
+	// could otherwise rewrite what mcphost runs or trusts. The loader
+	// fills it; the user's own config can lift it per path.
+	Protected []string
 
 	// StartTimeout bounds connecting, initialize and tools/list.
 	StartTimeout time.Duration
