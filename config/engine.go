@@ -24,4 +24,8 @@ type Engine struct {
 	Headers map[string]string
 	// Source is the config file that named it.
 	Source string
+	// Project marks an entry of a project config file (trusted): one
+	// named after a preset of provider.Engines moves that preset
+	// elsewhere, which a run that uses it says in a warning.
+	Project bool
 }

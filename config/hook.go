@@ -36,6 +36,10 @@ type HookRule struct {
 	Commands []HookCommand
 	// File is where the rule was written.
 	File string
+	// Project marks a rule of a project config file (trusted): its
+	// PreToolUse hooks may block a call or ask about it, never approve
+	// one, so that a cloned folder cannot answer for the user.
+	Project bool
 
 	re *regexp.Regexp
 }

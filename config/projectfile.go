@@ -19,6 +19,16 @@ type ProjectFile struct {
 	// Data is the contents that were read: the bytes hashed, described
 	// and trusted.
 	Data []byte
+	// Scripts are the files of the project directory that the file runs
+	// (a server's command or argument, a hook's command word naming a
+	// regular file there), each with the hex SHA-256 of its contents:
+	// they are trusted with the file, and a change to one makes the file
+	// untrusted again.
+	Scripts map[string]string
+	// Changed names (as messages show them) what changed since the user
+	// trusted this file at this path: the file itself or a script it
+	// runs; empty when it was never trusted or has not changed.
+	Changed []string
 	// HomeDir and WorkDir shorten Path in Name (see DisplayPath).
 	HomeDir, WorkDir string
 }

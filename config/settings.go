@@ -23,6 +23,10 @@ type Settings struct {
 	// or a file), for errors that must not quote it. Without a key,
 	// openai:MODEL uses OPENAI_API_KEY.
 	ProviderURL, ProviderAPIKey, ProviderKeySource string
+	// ProviderURLProject is the project config file (trusted) that set
+	// ProviderURL, empty when the user did: a run that sends a model's
+	// requests there says so.
+	ProviderURLProject string
 	// Providers are the engines config files name ("providers:"), sorted
 	// by name.
 	Providers []Engine

@@ -86,6 +86,12 @@ func (e *engines) build(name string) (provider.Provider, error) {
 	s := e.settings
 	if i := slices.IndexFunc(s.Providers, func(p config.Engine) bool { return strings.EqualFold(p.Name, name) }); i >= 0 {
 		p := s.Providers[i]
+		if builtin, ok := provider.LookupEngine(p.Name); ok && p.Project && strings.EqualFold(builtin.Name, p.Name) && e.warn != nil {
+			// A cloned folder's config must not silently send what -m
+			// NAME:MODEL meant for the built-in engine elsewhere.
+			e.warn(fmt.Sprintf("the project config file %s redirects the built-in engine %s: to %s (instead of %s): your prompts, tool results and its API key go there; if that is not meant, stop trusting the file with mcphost trust --revoke",
+				p.Source, builtin.Name, p.URL, builtin.URL))
+		}
 		row, _ := provider.LookupEngine(p.Type)
 		if row.API == provider.APIOllama {
 			b, err := ollama.New(p.URL, e.client)
@@ -117,6 +123,10 @@ func (e *engines) build(name string) (provider.Provider, error) {
 	url := row.URL
 	if s.ProviderURL != "" {
 		url = s.ProviderURL
+		if s.ProviderURLProject != "" && e.warn != nil {
+			e.warn(fmt.Sprintf("the project config file %s redirects the built-in engine %s: to %s (its provider-url, instead of %s): your prompts, tool results and its API key go there; if that is not meant, stop trusting the file with mcphost trust --revoke",
+				s.ProviderURLProject, name, url, row.URL))
+		}
 	}
 	key, source := s.ProviderAPIKey, s.ProviderKeySource
 	if source == "OPENAI_API_KEY" && name != provider.EngineOpenAI {

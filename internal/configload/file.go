@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -39,6 +37,10 @@ type configFile struct {
 	// trusted, its approval rules only tighten the user's, and it cannot
 	// turn on yolo.
 	project bool
+	// scripts are the project's files that a trusted project file runs
+	// (config.ProjectFile.Scripts), which the built-in fs server must not
+	// write.
+	scripts map[string]string
 	// warnings name the file's unknown keys, top-level and in its server
 	// entries, with the key probably meant.
 	warnings []string
@@ -68,18 +70,22 @@ func (r fileReader) read(path, projectDir string) (*configFile, error) {
 	return r.decode(path, projectDir, data)
 }
 
-// readBytes reads the config file at path.
+// readBytes reads the config file at path: a regular file of at most
+// maxConfigBytes (see readRegular). When it is not one, the error
+// satisfies unreadable, for the caller to skip a file found by its name
+// with a warning (see skipWarning).
 func (r fileReader) readBytes(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path, maxConfigBytes)
 	if err != nil {
-		reason := err
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			reason = pe.Err // the path is already in the message
-		}
-		return nil, r.fail(path, "", err, "cannot read the config file: %v", reason)
+		return nil, r.fail(path, "", err, "%s", readProblem(err))
 	}
 	return data, nil
+}
+
+// skipWarning is the warning for a config file found by its name that
+// readBytes would not read.
+func (r fileReader) skipWarning(err error) string {
+	return "skipping " + err.Error()
 }
 
 // decodeDoc decodes data as JSON when path ends in .json and as YAML

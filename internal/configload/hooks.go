@@ -2,7 +2,6 @@ package configload
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -72,6 +71,9 @@ func (o *LoadOptions) hooks(files []*configFile) (config.Hooks, error) {
 			rules, err := o.hookRules(f.path, name, events[event])
 			if err != nil {
 				return nil, err
+			}
+			for i := range rules {
+				rules[i].Project = f.project
 			}
 			out[name] = append(out[name], rules...)
 		}
@@ -179,9 +181,9 @@ func (o *LoadOptions) readUserHooks(r fileReader) (*configFile, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := r.readBytes(path)
 	if err != nil {
-		return nil, r.fail(path, keyHooks, err, "cannot read the hooks file: %v", unwrapPath(err))
+		return nil, err
 	}
 	return r.decodeHooksFile(path, data)
 }

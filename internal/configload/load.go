@@ -110,11 +110,12 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, untrusted, err := o.readFiles()
+	files, untrusted, skipped, err := o.readFiles()
 	if err != nil {
 		return nil, err
 	}
-	warnings := append(o.scriptWarnings(script), refuseProjectYolo(files)...)
+	warnings := append(o.scriptWarnings(script), skipped...)
+	warnings = append(warnings, refuseProjectYolo(files)...)
 	for _, f := range files {
 		warnings = append(warnings, f.warnings...)
 	}
@@ -186,6 +187,9 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 		// sends it to openai:MODEL only.
 		s.ProviderAPIKey, s.ProviderKeySource = key, "OPENAI_API_KEY"
 	}
+	if from := origins[keyProviderURL].file; from != "" && s.ProviderURL != "" && isProjectFile(files, from) {
+		s.ProviderURLProject = from
+	}
 	s.Adhoc = adhoc
 	if script != nil {
 		s.ScriptFile, s.ScriptServers = o.ScriptFile, script.Servers != nil
@@ -226,11 +230,18 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 	if s.Providers, err = o.providers(files); err != nil {
 		return nil, err
 	}
+	warnings = append(warnings, o.protectServers(s, files)...)
 	for i := len(files) - 1; i >= 0; i-- {
 		s.Files = append(s.Files, files[i].path)
 	}
 	s.Untrusted, s.Warnings = untrusted, warnings
 	return s, nil
+}
+
+// isProjectFile reports whether path is one of the project files among
+// files.
+func isProjectFile(files []*configFile, path string) bool {
+	return slices.ContainsFunc(files, func(f *configFile) bool { return f.project && f.path == path })
 }
 
 // flagString is the value of a string flag, empty when it is not defined.
@@ -349,8 +360,10 @@ func (o *LoadOptions) fail(file, field string, err error, format string, args ..
 }
 
 // readFiles finds and decodes the config files, lowest precedence first,
-// and returns the project files it left out because they are not trusted.
-func (o *LoadOptions) readFiles() ([]*configFile, []config.ProjectFile, error) {
+// and returns the project files it left out because they are not trusted,
+// and the warnings about files found by their names that it skipped
+// because they are not regular files of a config file's size.
+func (o *LoadOptions) readFiles() ([]*configFile, []config.ProjectFile, []string, error) {
 	r := fileReader{homeDir: o.HomeDir, workDir: o.WorkDir}
 	if path := cmp.Or(o.flagString(keyConfig), o.ConfigFile); path != "" {
 		if !filepath.IsAbs(path) {
@@ -358,27 +371,32 @@ func (o *LoadOptions) readFiles() ([]*configFile, []config.ProjectFile, error) {
 		}
 		info, err := os.Stat(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, o.fail(path, keyConfig, err, "the config file given with --config does not exist: check the path")
+			return nil, nil, nil, o.fail(path, keyConfig, err, "the config file given with --config does not exist: check the path")
 		}
 		if err == nil && info.IsDir() {
-			return nil, nil, o.fail(path, keyConfig, nil, "--config must name a file, not a directory")
+			return nil, nil, nil, o.fail(path, keyConfig, nil, "--config must name a file, not a directory")
 		}
 		// An explicit file's neighbours are its project: ${PROJECT_DIR} is
-		// the directory it lives in. The user named it, so it is trusted.
+		// the directory it lives in. The user named it, so it is trusted;
+		// one that is not a regular file of a config file's size is an
+		// error (readBytes), as the user asked for it.
 		cf, err := r.read(path, filepath.Dir(path))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		return []*configFile{cf}, nil, nil
+		return []*configFile{cf}, nil, nil, nil
 	}
 
 	if o.Isolated {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	// Lowest precedence first: the home directory's files, the platform's
 	// config directory's (the user's own), then the project's.
-	var files []*configFile
-	var userPaths []string
+	var (
+		files     []*configFile
+		skipped   []string
+		userPaths []string
+	)
 	if o.HomeDir != "" {
 		userPaths = append(userPaths, configPaths(o.HomeDir, true, dotfiles())...)
 	}
@@ -387,46 +405,63 @@ func (o *LoadOptions) readFiles() ([]*configFile, []config.ProjectFile, error) {
 	}
 	for _, path := range userPaths {
 		cf, err := r.read(path, o.WorkDir)
+		if unreadable(err) {
+			// A file found by its name that is not a config file (a
+			// directory named .mcphost.yml) is left out, not a reason
+			// for every run to fail.
+			skipped = append(skipped, r.skipWarning(err))
+			continue
+		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		files = append(files, cf)
 	}
 	userHooks, err := o.readUserHooks(r)
-	if err != nil {
-		return nil, nil, err
+	if unreadable(err) {
+		skipped = append(skipped, r.skipWarning(err))
+	} else if err != nil {
+		return nil, nil, nil, err
 	}
 	if userHooks != nil {
 		files = append(files, userHooks)
 	}
 	if o.isHome(o.WorkDir) {
-		return files, nil, nil // the user's own files, read above
+		return files, nil, skipped, nil // the user's own files, read above
 	}
 	paths := projectPaths(o.WorkDir)
 	if len(paths) == 0 {
-		return files, nil, nil
+		return files, nil, skipped, nil
 	}
 	trustAll, err := o.trustAll()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	store := o.trustStore()
 	var untrusted []config.ProjectFile
 	for _, path := range paths {
 		// The bytes checked against the record are the bytes decoded, so a
-		// file changed in between is not used.
+		// file changed in between is not used. They are read bounded, before
+		// anything else: the file is not trusted yet.
 		data, err := r.readBytes(path)
-		if err != nil {
-			return nil, nil, err
+		if unreadable(err) {
+			skipped = append(skipped, r.skipWarning(err))
+			continue
 		}
-		pf := o.projectFile(path, data)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		pf := o.projectFile(r, path, data)
 		trusted := trustAll
 		if !trusted {
-			if trusted, err = store.Trusted(pf.Path, pf.SHA256); err != nil {
-				return nil, nil, err
+			if trusted, err = store.TrustedFile(pf); err != nil {
+				return nil, nil, nil, err
 			}
 		}
 		if !trusted {
+			if pf.Changed, err = store.Changes(pf); err != nil {
+				return nil, nil, nil, err
+			}
 			untrusted = append(untrusted, pf)
 			continue
 		}
@@ -437,12 +472,13 @@ func (o *LoadOptions) readFiles() ([]*configFile, []config.ProjectFile, error) {
 			cf, err = r.decode(path, o.WorkDir, data)
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		cf.project = true
+		cf.scripts = pf.Scripts
 		files = append(files, cf)
 	}
-	return files, untrusted, nil
+	return files, untrusted, skipped, nil
 }
 
 // projectPaths lists the project files of workDir that need trust: the

@@ -344,6 +344,9 @@ func TestLoadNoFiles(t *testing.T) {
 	s := fx.mustLoad(t)
 	want := []config.ServerSpec{{Name: "fs", Transport: config.TransportBuiltin, Builtin: "fs",
 		Options: map[string]any{"allowed_directories": []any{fx.work}}, StartTimeout: config.DefaultStartTimeout}}
+	for i := range s.Servers {
+		s.Servers[i].Protected = nil // TestFSServerProtectsMcphostFiles checks it
+	}
 	if !reflect.DeepEqual(s.Servers, want) || len(s.Files) != 0 {
 		t.Errorf("Servers = %+v, Files = %v; want the built-in fs on the working directory and no files", s.Servers, s.Files)
 	}

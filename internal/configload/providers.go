@@ -83,7 +83,7 @@ func (o *LoadOptions) engine(f *configFile, name string, raw any) (config.Engine
 	if !ok {
 		return bad(`must be an object with "url" (and "type", "api-key", "headers")`)
 	}
-	e := config.Engine{Name: name, Source: f.path}
+	e := config.Engine{Name: name, Source: f.path, Project: f.project}
 	ent := entry{m: m}
 	for _, k := range sortedKeys(m) {
 		switch normKey(k) {

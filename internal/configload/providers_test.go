@@ -28,7 +28,7 @@ providers:
 	s := fx.mustLoad(t)
 	want := []config.Engine{
 		{Name: "gpu-box", Type: provider.EngineVLLM, URL: "http://10.0.0.5:8000/v1", APIKey: "vllm-secret-key", Headers: map[string]string{"X-Team": "ml"}},
-		{Name: "lab", Type: provider.EngineLlamaCpp, URL: "http://lab2:8080"},
+		{Name: "lab", Type: provider.EngineLlamaCpp, URL: "http://lab2:8080", Project: true},
 		{Name: "llamacpp", Type: provider.EngineLlamaCpp, URL: "http://gpu:8080/v1"},
 	}
 	for i := range s.Providers {

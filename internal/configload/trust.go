@@ -46,9 +46,12 @@ func TrustFile(homeDir string, env func(string) (string, bool)) string {
 
 // TrustRecord is one trusted file in the record.
 type TrustRecord struct {
-	Path      string    `json:"path"`
-	SHA256    string    `json:"sha256"`
-	TrustedAt time.Time `json:"trusted_at"`
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	// Scripts are the project's files that the file runs, trusted with
+	// it (config.ProjectFile.Scripts): path → hex SHA-256.
+	Scripts   map[string]string `json:"scripts,omitempty"`
+	TrustedAt time.Time         `json:"trusted_at"`
 }
 
 // trustDoc is the record's file format.
@@ -97,18 +100,51 @@ func (s TrustStore) List() ([]TrustRecord, error) {
 }
 
 // Trusted reports whether the file at path (absolute) with content hash
-// sum is trusted.
+// sum, running no project scripts, is trusted.
 func (s TrustStore) Trusted(path, sum string) (bool, error) {
+	return s.TrustedFile(config.ProjectFile{Path: path, SHA256: sum})
+}
+
+// TrustedFile reports whether the project file f is trusted: its path is
+// recorded with its content and the content of every script it runs.
+func (s TrustStore) TrustedFile(f config.ProjectFile) (bool, error) {
+	r, ok, err := s.record(f.Path)
+	if err != nil || !ok {
+		return false, err
+	}
+	return r.SHA256 == f.SHA256 && len(changedScripts(r.Scripts, f.Scripts)) == 0, nil
+}
+
+// Changes names what changed in f since it was trusted at its path: the
+// file itself ("the file"), or the scripts it runs, as messages show
+// them; none when it was never trusted or has not changed.
+func (s TrustStore) Changes(f config.ProjectFile) ([]string, error) {
+	r, ok, err := s.record(f.Path)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var out []string
+	if r.SHA256 != f.SHA256 {
+		out = append(out, f.Name())
+	}
+	for _, p := range changedScripts(r.Scripts, f.Scripts) {
+		out = append(out, config.DisplayPath(p, f.HomeDir, f.WorkDir))
+	}
+	return out, nil
+}
+
+// record returns the record of the file at path, if there is one.
+func (s TrustStore) record(path string) (TrustRecord, bool, error) {
 	doc, err := s.read()
 	if err != nil {
-		return false, err
+		return TrustRecord{}, false, err
 	}
 	for _, r := range doc.Files {
 		if r.Path == path {
-			return r.SHA256 == sum, nil
+			return r, true, nil
 		}
 	}
-	return false, nil
+	return TrustRecord{}, false, nil
 }
 
 // Trust records the files as trusted with the content they were read
@@ -121,7 +157,7 @@ func (s TrustStore) Trust(files ...config.ProjectFile) error {
 	now := time.Now().UTC().Truncate(time.Second)
 	for _, f := range files {
 		doc.Files = slices.DeleteFunc(doc.Files, func(r TrustRecord) bool { return r.Path == f.Path })
-		doc.Files = append(doc.Files, TrustRecord{Path: f.Path, SHA256: f.SHA256, TrustedAt: now})
+		doc.Files = append(doc.Files, TrustRecord{Path: f.Path, SHA256: f.SHA256, Scripts: f.Scripts, TrustedAt: now})
 	}
 	return s.write(doc)
 }
@@ -150,7 +186,7 @@ func (s TrustStore) read() (trustDoc, error) {
 	if s.Path == "" {
 		return doc, nil
 	}
-	data, err := os.ReadFile(s.Path)
+	data, err := readRegular(s.Path, maxTrustRecordBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return doc, nil
 	}
@@ -212,37 +248,54 @@ func ContentHash(data []byte) string {
 }
 
 // ProjectFiles returns the project config files of the working directory
-// of opts, read now, each with whether the user trusts it. A working
-// directory that is the home directory has none: its files are the
-// user's own.
-func ProjectFiles(opts LoadOptions) ([]config.ProjectFile, error) {
+// of opts, read now, each with whether the user trusts it, and a warning
+// for each one it skipped because it is not a regular file of a config
+// file's size. A working directory that is the home directory has none:
+// its files are the user's own.
+func ProjectFiles(opts LoadOptions) ([]config.ProjectFile, []string, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if o.isHome(o.WorkDir) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	store := o.trustStore()
-	var out []config.ProjectFile
+	var (
+		out     []config.ProjectFile
+		skipped []string
+	)
 	r := fileReader{homeDir: o.HomeDir, workDir: o.WorkDir}
 	for _, path := range projectPaths(o.WorkDir) {
 		data, err := r.readBytes(path)
-		if err != nil {
-			return nil, err
+		if unreadable(err) {
+			skipped = append(skipped, r.skipWarning(err))
+			continue
 		}
-		f := o.projectFile(path, data)
-		if f.Trusted, err = store.Trusted(f.Path, f.SHA256); err != nil {
-			return nil, err
+		if err != nil {
+			return nil, nil, err
+		}
+		f := o.projectFile(r, path, data)
+		if f.Trusted, err = store.TrustedFile(f); err != nil {
+			return nil, nil, err
+		}
+		if !f.Trusted {
+			if f.Changed, err = store.Changes(f); err != nil {
+				return nil, nil, err
+			}
 		}
 		out = append(out, f)
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
-// projectFile describes a project file read as data.
-func (o *LoadOptions) projectFile(path string, data []byte) config.ProjectFile {
-	return config.ProjectFile{Path: path, SHA256: ContentHash(data), Data: data, HomeDir: o.HomeDir, WorkDir: o.WorkDir}
+// projectFile describes a project file read as data, with the scripts it
+// runs.
+func (o *LoadOptions) projectFile(r fileReader, path string, data []byte) config.ProjectFile {
+	return config.ProjectFile{
+		Path: path, SHA256: ContentHash(data), Data: data, HomeDir: o.HomeDir, WorkDir: o.WorkDir,
+		Scripts: o.projectScripts(r, path, data),
+	}
 }
 
 // isHome reports whether dir is the home directory, also through a
@@ -290,6 +343,13 @@ func UntrustedWarning(files []config.ProjectFile) string {
 	what := "the project config file " + names[0] + ", which is not trusted"
 	if len(names) > 1 {
 		what = "the project config files " + strings.Join(names, " and ") + ", which are not trusted"
+	}
+	var changed []string
+	for _, f := range files {
+		changed = append(changed, f.Changed...)
+	}
+	if len(changed) > 0 {
+		what += " since " + strings.Join(changed, " and ") + " changed after you trusted it"
 	}
 	return fmt.Sprintf("ignoring %s (it may start programs and change settings); to use it, check it with mcphost trust, or trust it for one run with --trust-project", what)
 }

@@ -85,7 +85,7 @@ func TestTrustIsByPathAndContent(t *testing.T) {
 	if s := fx.mustLoad(t); s.Model != "ollama:project" || len(s.Untrusted) != 0 {
 		t.Errorf("after trust: Model = %q, Untrusted = %+v", s.Model, s.Untrusted)
 	}
-	files, err := ProjectFiles(fx.trustOptions(t))
+	files, _, err := ProjectFiles(fx.trustOptions(t))
 	if err != nil || len(files) != 1 || !files[0].Trusted {
 		t.Errorf("ProjectFiles = %+v, %v; want the one file, trusted", files, err)
 	}
@@ -251,7 +251,7 @@ approval:
   allow: [sh__run]
   deny: ["fs__*"]
 `)
-	files, err := ProjectFiles(fx.trustOptions(t))
+	files, _, err := ProjectFiles(fx.trustOptions(t))
 	if err != nil || len(files) != 1 || files[0].Trusted {
 		t.Fatalf("ProjectFiles = %+v, %v", files, err)
 	}
@@ -279,7 +279,7 @@ approval:
 	}
 
 	write(t, fx.work, ".mcphost.yml", "mcpServers:\n  bad: {type: carrier-pigeon}\n")
-	files, _ = ProjectFiles(fx.trustOptions(t))
+	files, _, _ = ProjectFiles(fx.trustOptions(t))
 	if _, err := Describe(files[0]); err == nil || !strings.Contains(err.Error(), "carrier-pigeon") {
 		t.Errorf("a bad server entry: err = %v", err)
 	}

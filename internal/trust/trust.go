@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -78,9 +79,12 @@ func Run(fs *pflag.FlagSet, load configload.LoadOptions, stdin *os.File, stdout 
 // trustHere shows what this folder's untrusted project files would do and,
 // when the user says yes (or gave --yes), records them as trusted.
 func trustHere(store configload.TrustStore, load configload.LoadOptions, yes bool, stdin *os.File, stdout io.Writer) error {
-	files, err := configload.ProjectFiles(load)
+	files, skipped, err := configload.ProjectFiles(load)
 	if err != nil {
 		return err
+	}
+	for _, msg := range skipped {
+		fmt.Fprintf(stdout, "warning: %s\n", termtext.Line(msg))
 	}
 	if len(files) == 0 {
 		fmt.Fprintln(stdout, "There is no project config file here (.mcp.json, .mcphost.yml, .mcphost.yaml or .mcphost.json): nothing to trust.")
@@ -118,6 +122,9 @@ func trustHere(store configload.TrustStore, load configload.LoadOptions, yes boo
 func describeProjectFiles(w io.Writer, files []config.ProjectFile) {
 	for _, f := range files {
 		lines, err := configload.Describe(f)
+		if len(f.Changed) > 0 {
+			fmt.Fprintf(w, "%s changed since you trusted %s.\n", termtext.Clean(strings.Join(f.Changed, " and ")), f.Name())
+		}
 		fmt.Fprintf(w, "%s is not trusted yet. If used, it would:\n", f.Name())
 		for _, l := range lines {
 			fmt.Fprintf(w, "  %s\n", termtext.Clean(l))
@@ -148,10 +155,27 @@ func listTrusted(store configload.TrustStore, stdout io.Writer) error {
 			state = "unreadable"
 		case configload.ContentHash(data) != r.SHA256:
 			state = "changed since trusted, not used"
+		default:
+			if changed := changedScripts(r.Scripts); len(changed) > 0 {
+				state = "changed since trusted (" + strings.Join(changed, ", ") + "), not used"
+			}
 		}
 		fmt.Fprintf(stdout, "%s\t%s (since %s)\n", termtext.Clean(r.Path), state, r.TrustedAt.Local().Format("2006-01-02 15:04"))
 	}
 	return nil
+}
+
+// changedScripts names the recorded scripts whose content is no longer
+// what was trusted (or that are gone).
+func changedScripts(scripts map[string]string) []string {
+	var out []string
+	for path, sum := range scripts {
+		if now, err := configload.FileHash(path); err != nil || now != sum {
+			out = append(out, termtext.Clean(path))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // revokeTrust forgets the file named in args, or this folder's project
@@ -161,7 +185,7 @@ func revokeTrust(store configload.TrustStore, load configload.LoadOptions, args 
 	if len(args) == 1 {
 		paths = args
 	} else {
-		files, err := configload.ProjectFiles(load)
+		files, _, err := configload.ProjectFiles(load)
 		if err != nil {
 			return err
 		}

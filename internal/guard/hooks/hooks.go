@@ -136,6 +136,9 @@ type outcome struct {
 	out     output
 	stdout  string
 	blocked bool // exit 2, or a block decision
+	// project marks a hook of a project config file, which may block or
+	// ask, never approve.
+	project bool
 }
 
 // run runs the commands of the rules of event that match name, in order,
@@ -158,6 +161,7 @@ func (r *Runner) run(ctx context.Context, event, name string, in input) []outcom
 		}
 		for _, c := range rule.Commands {
 			o := r.runOne(ctx, event, c, data)
+			o.project = rule.Project
 			outs = append(outs, o)
 			if o.blocked {
 				return outs
@@ -227,14 +231,22 @@ func (r *Runner) runOne(ctx context.Context, event string, c config.HookCommand,
 }
 
 // PreToolUse runs the PreToolUse hooks of a call; the approval policy
-// asks them after its deny and before its ask.
+// asks them after its deny and before its ask. A hook of a project
+// config file (config.HookRule.Project) may block a call or ask about it;
+// its approve is ignored, so it never approves what the user's policy
+// asks about. The user's own hooks may approve.
 func (r *Runner) PreToolUse(ctx context.Context, req ask.CallRequest) approval.HookVerdict {
 	outs := r.run(ctx, config.HookPreToolUse, req.Name, input{ToolName: req.Name, Server: req.Server, Tool: req.Tool, ToolInput: nonNil(req.Arguments)})
 	var v approval.HookVerdict
 	for _, o := range outs {
 		if o.blocked {
 			v.Decision, v.Reason = approval.HookBlock, o.run.Reason
-		} else if d, reason := preDecision(o.out); d != "" {
+		} else if d, reason := preDecision(o.out); d == approval.HookAllow && o.project {
+			// A cloned folder's hook must not answer for the user: what the
+			// user's policy asks about is still asked (or refused when no
+			// one can be asked).
+			o.run.Problem = "answered approve, which a project's hook cannot do: ignored"
+		} else if d != "" {
 			o.run.Decision, o.run.Reason = d, reason
 			if d == approval.HookBlock || v.Decision != approval.HookAsk {
 				v.Decision, v.Reason = d, reason

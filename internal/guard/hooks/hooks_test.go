@@ -86,3 +86,30 @@ func TestInputCarriesTheCall(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectHooksCannotApprove: a project's hook (issue 29, hole 8) may
+// block a call or ask about it, but its approve leaves the call to the
+// user's policy; the user's own hook still approves.
+func TestProjectHooksCannotApprove(t *testing.T) {
+	for _, tt := range []struct {
+		cmd     string
+		project bool
+		want    string
+	}{
+		{`echo '{"decision": "approve"}'`, true, ""},
+		{`echo '{"hookSpecificOutput": {"permissionDecision": "allow"}}'`, true, ""},
+		{`echo '{"decision": "approve"}'`, false, approval.HookAllow},
+		{`echo '{"decision": "block", "reason": "no"}'`, true, approval.HookBlock},
+		{`echo '{"hookSpecificOutput": {"permissionDecision": "ask"}}'`, true, approval.HookAsk},
+	} {
+		rule := config.HookRule{Project: tt.project, Commands: []config.HookCommand{{Command: tt.cmd, Timeout: 5 * time.Second}}}
+		r := New(config.Hooks{config.HookPreToolUse: {rule}}, Options{Dir: t.TempDir()})
+		v := r.PreToolUse(context.Background(), ask.CallRequest{Name: "s__t"})
+		if v.Decision != tt.want {
+			t.Errorf("%s (project %v): decision %q, want %q", tt.cmd, tt.project, v.Decision, tt.want)
+		}
+		if tt.project && tt.want == "" && (len(v.Runs) != 1 || !strings.Contains(v.Runs[0].Problem, "cannot")) {
+			t.Errorf("%s: the ignored approve is not in the hook's record: %+v", tt.cmd, v.Runs)
+		}
+	}
+}
