@@ -40,6 +40,11 @@ type HookRule struct {
 	// PreToolUse hooks may block a call or ask about it, never approve
 	// one, so that a cloned folder cannot answer for the user.
 	Project bool
+	// Scripts are, for a project rule, the project's files that its file
+	// runs (ProjectFile.Scripts) with the hex SHA-256 they were trusted
+	// with: the rule's commands do not run once one of them changed, so
+	// that a script rewritten during a run does not run in it.
+	Scripts map[string]string
 
 	re *regexp.Regexp
 }

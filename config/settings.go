@@ -27,6 +27,9 @@ type Settings struct {
 	// ProviderURL, empty when the user did: a run that sends a model's
 	// requests there says so.
 	ProviderURLProject string
+	// OllamaHostProject is, likewise, the project config file (trusted)
+	// that set OllamaHost, empty when the user did.
+	OllamaHostProject string
 	// Providers are the engines config files name ("providers:"), sorted
 	// by name.
 	Providers []Engine

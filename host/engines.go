@@ -114,6 +114,10 @@ func (e *engines) build(name string) (provider.Provider, error) {
 		return nil, configError(fmt.Errorf("unknown engine %q: use one of %s, or name it under \"providers\" in a config file", name, strings.Join(provider.EngineNames(""), ", ")))
 	}
 	if row.API == provider.APIOllama {
+		if s.OllamaHostProject != "" && e.warn != nil {
+			e.warn(fmt.Sprintf("the project config file %s redirects the built-in engine %s: to %s (its ollama-host, instead of %s): your prompts and tool results go there; if that is not meant, stop trusting the file with mcphost trust --revoke",
+				s.OllamaHostProject, name, s.OllamaHost, row.URL))
+		}
 		b, err := ollama.New(s.OllamaHost, e.client)
 		if err != nil {
 			return nil, configError(err)

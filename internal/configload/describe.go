@@ -126,7 +126,7 @@ func Describe(f config.ProjectFile) ([]string, error) {
 	}
 	used := len(lines) > 0
 	for _, path := range sortedKeys(f.Scripts) {
-		lines = append(lines, fmt.Sprintf("run the project file %s (trusted with it: a change to it asks for trust again)",
+		lines = append(lines, fmt.Sprintf("run or read the project file %s (trusted with it: a change to it asks for trust again)",
 			quoted(config.DisplayPath(path, f.HomeDir, f.WorkDir))))
 	}
 	if !used {

@@ -74,6 +74,9 @@ func (o *LoadOptions) hooks(files []*configFile) (config.Hooks, error) {
 			}
 			for i := range rules {
 				rules[i].Project = f.project
+				if f.project {
+					rules[i].Scripts = f.scripts
+				}
 			}
 			out[name] = append(out[name], rules...)
 		}

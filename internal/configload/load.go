@@ -190,6 +190,9 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 	if from := origins[keyProviderURL].file; from != "" && s.ProviderURL != "" && isProjectFile(files, from) {
 		s.ProviderURLProject = from
 	}
+	if from := origins[keyOllamaHost].file; from != "" && s.OllamaHost != "" && isProjectFile(files, from) {
+		s.OllamaHostProject = from
+	}
 	s.Adhoc = adhoc
 	if script != nil {
 		s.ScriptFile, s.ScriptServers = o.ScriptFile, script.Servers != nil

@@ -25,7 +25,8 @@ import (
 const maxScriptTokens = 4096
 
 // projectScripts returns the regular files inside the working directory
-// that the project file at path (holding data) would run: each word of a
+// that the project file at path (holding data) would run or read: its
+// system-prompt file, and each word of a
 // stdio server's command and arguments (an argument also split as a shell
 // line, for "sh -c 'python3 server.py'") and of each hook's command (split
 // as the shell would), taken from the server's directory or the working
@@ -81,6 +82,19 @@ func (o *LoadOptions) projectScripts(r fileReader, path string, data []byte) map
 		return nil
 	}
 	scripts := map[string]string{}
+	// A system prompt read from a file of the project is what the file
+	// tells the model: trusted with it too.
+	if v, ok := scalarString(cf.settings[keySystemPrompt]); ok && v != "" {
+		if _, fromHome := homeRelative(v, o.HomeDir); !fromHome {
+			prompt := v
+			if !filepath.IsAbs(prompt) {
+				prompt = filepath.Join(filepath.Dir(path), prompt)
+			}
+			if sum, ok := projectFileHash(prompt, root); ok {
+				scripts[filepath.Clean(prompt)] = sum
+			}
+		}
+	}
 	seen := 0
 	for _, c := range commands {
 		for _, w := range c.words {

@@ -269,12 +269,13 @@ approval:
 		"set yolo: true (refused",
 		"allow without asking, unless your own rules ask or deny: sh__run",
 		"never run: fs__*",
+		"run or read the project file prompt.txt (trusted with it",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("summary lacks %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(text, "secret-token-value") || strings.ContainsAny(text, "\x1b") || len(lines) != 8 {
+	if strings.Contains(text, "secret-token-value") || strings.ContainsAny(text, "\x1b") || len(lines) != 9 {
 		t.Errorf("summary leaks a secret, holds an escape or has extra lines (%d):\n%s", len(lines), text)
 	}
 

@@ -92,10 +92,12 @@ func TestScriptsAreTrustedWithTheFile(t *testing.T) {
 		"a": {"command": "sh", "args": ["tools/srv.sh"]},
 		"b": {"command": "sh", "args": ["-c", "python3 server.py --port 1"]},
 		"c": {"command": "/bin/echo", "args": ["/etc/passwd", "missing.sh"]}}}`)
+	prompt := write(t, fx.work, "prompt.md", "be helpful\n")
+	write(t, fx.work, ".mcphost.yml", "system-prompt: prompt.md\n")
 	write(t, fx.work, ".mcphost/hooks.yml", "PreToolUse: [{hooks: [{command: \"sh .mcphost/guard.sh --x\"}]}]\n")
 	opts := fx.trustOptions(t)
 	files, _, err := ProjectFiles(opts)
-	if err != nil || len(files) != 2 {
+	if err != nil || len(files) != 3 {
 		t.Fatalf("ProjectFiles = %+v, %v", files, err)
 	}
 	scripts := map[string]bool{}
@@ -104,10 +106,10 @@ func TestScriptsAreTrustedWithTheFile(t *testing.T) {
 			scripts[p] = true
 		}
 	}
-	if len(scripts) != 3 || !scripts[srv] || !scripts[guard] || !scripts[py] {
-		t.Fatalf("scripts = %v, want %s, %s and %s", scripts, srv, guard, py)
+	if len(scripts) != 4 || !scripts[srv] || !scripts[guard] || !scripts[py] || !scripts[prompt] {
+		t.Fatalf("scripts = %v, want %s, %s, %s and %s", scripts, srv, guard, py, prompt)
 	}
-	if text, _ := Describe(files[0]); !strings.Contains(strings.Join(text, "\n"), "run the project file tools/srv.sh (trusted with it") {
+	if text, _ := Describe(files[0]); !strings.Contains(strings.Join(text, "\n"), "run or read the project file tools/srv.sh (trusted with it") {
 		t.Errorf("the summary does not name the script: %q", text)
 	}
 	store, _ := opts.TrustStore()

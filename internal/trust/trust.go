@@ -114,7 +114,16 @@ func trustHere(store configload.TrustStore, load configload.LoadOptions, yes boo
 	if err := store.Trust(untrusted...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Trusted %s: mcphost uses %s until %s changed.\n", fileNames(untrusted), them(untrusted), itIs(untrusted))
+	until := itIs(untrusted) + " changed"
+	if slices.ContainsFunc(untrusted, func(f config.ProjectFile) bool { return len(f.Scripts) > 0 }) {
+		// The scripts they run are trusted with them (see
+		// configload.ProjectFiles).
+		until = "it, or a project file it runs, changes"
+		if len(untrusted) > 1 {
+			until = "they, or a project file they run, change"
+		}
+	}
+	fmt.Fprintf(stdout, "Trusted %s: mcphost uses %s until %s.\n", fileNames(untrusted), them(untrusted), until)
 	return nil
 }
 

@@ -20,6 +20,8 @@ package hooks
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -159,6 +162,18 @@ func (r *Runner) run(ctx context.Context, event, name string, in input) []outcom
 		if !rule.Matches(name) {
 			continue
 		}
+		if changed := changedScript(rule.Scripts); changed != "" {
+			// What the user trusted is not what would run: the project's
+			// hook is left out until the user looks again.
+			for _, c := range rule.Commands {
+				o := outcome{project: rule.Project, run: approval.HookRun{Event: event, Command: c.Command, ExitCode: -1,
+					Problem: fmt.Sprintf("not run: %s changed since it was trusted", changed)}}
+				r.opts.Warn(fmt.Sprintf("%s hook %q is not run: %s, which it runs, changed since you trusted the project's config; check it, then run mcphost trust",
+					event, termtext.Truncate(c.Command, 60), changed))
+				outs = append(outs, o)
+			}
+			continue
+		}
 		for _, c := range rule.Commands {
 			o := r.runOne(ctx, event, c, data)
 			o.project = rule.Project
@@ -228,6 +243,37 @@ func (r *Runner) runOne(ctx context.Context, event string, c config.HookCommand,
 	}
 	r.opts.Logger.Debug("hook ran", "event", event, "command", c.Command, "exit", code, "duration", time.Since(start), "problem", problem)
 	return o
+}
+
+// changedScript returns the first of scripts (path → hex SHA-256) whose
+// content is no longer the one recorded, or that cannot be read; "" when
+// none.
+func changedScript(scripts map[string]string) string {
+	paths := make([]string, 0, len(scripts))
+	for p := range scripts {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		if sum, err := fileHash(p); err != nil || sum != scripts[p] {
+			return p
+		}
+	}
+	return ""
+}
+
+// fileHash is the hex SHA-256 of the file at path.
+func fileHash(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // PreToolUse runs the PreToolUse hooks of a call; the approval policy

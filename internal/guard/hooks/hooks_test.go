@@ -4,6 +4,8 @@ package hooks
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -111,5 +113,34 @@ func TestProjectHooksCannotApprove(t *testing.T) {
 		if tt.project && tt.want == "" && (len(v.Runs) != 1 || !strings.Contains(v.Runs[0].Problem, "cannot")) {
 			t.Errorf("%s: the ignored approve is not in the hook's record: %+v", tt.cmd, v.Runs)
 		}
+	}
+}
+
+// TestAProjectHookWhoseScriptChangedDoesNotRun: a project rule's script
+// rewritten after it was trusted (during the run) is not run.
+func TestAProjectHookWhoseScriptChangedDoesNotRun(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "guard.sh")
+	if err := os.WriteFile(script, []byte("echo '{\"decision\": \"block\", \"reason\": \"guarded\"}'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := fileHash(script)
+	rule := config.HookRule{Project: true, Scripts: map[string]string{script: sum},
+		Commands: []config.HookCommand{{Command: "sh " + script, Timeout: 5 * time.Second}}}
+	var warned []string
+	r := New(config.Hooks{config.HookPreToolUse: {rule}}, Options{Dir: dir, Warn: func(s string) { warned = append(warned, s) }})
+	if v := r.PreToolUse(context.Background(), ask.CallRequest{Name: "s__t"}); v.Decision != approval.HookBlock {
+		t.Fatalf("the trusted script: %+v", v)
+	}
+	marker := filepath.Join(dir, "ran")
+	if err := os.WriteFile(script, []byte("touch "+marker+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v := r.PreToolUse(context.Background(), ask.CallRequest{Name: "s__t"})
+	if _, err := os.Stat(marker); err == nil || v.Decision != "" {
+		t.Errorf("the changed script ran: %+v", v)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], script) || !strings.Contains(warned[0], "mcphost trust") {
+		t.Errorf("warnings %q", warned)
 	}
 }
