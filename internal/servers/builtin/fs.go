@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/internal/userdirs"
 )
 
 // FSOptions configure the fs server.
@@ -33,7 +35,8 @@ type FSOptions struct {
 	// Protected are the files and folders the tools refuse to change,
 	// from config.ServerSpec.Protected: mcphost's own files. The config
 	// files at the top of each allowed directory (.mcp.json,
-	// .mcphost.yml, .yaml, .json and the .mcphost folder) are protected
+	// .mcphost.yml, .yaml, .json and the .mcphost folder) and mcphost's
+	// folders of the user's config, state and cache are protected
 	// besides, always.
 	Protected []string `json:"-"`
 }
@@ -92,7 +95,8 @@ func newFSServer(o FSOptions) (*fsServer, error) {
 		}
 		s.dirs = append(s.dirs, ad)
 	}
-	guard, err := newProtection(s.dirs, o.Protected, o.WritableProtected)
+	mine := userdirs.Default()
+	guard, err := newProtection(s.dirs, o.Protected, o.WritableProtected, []string{mine.Config, mine.State, mine.LegacyState, mine.Cache})
 	if err != nil {
 		s.close()
 		return nil, err
@@ -106,7 +110,8 @@ func newFSServer(o FSOptions) (*fsServer, error) {
 func (s *fsServer) serve(ctx context.Context) *mcp.Server {
 	context.AfterFunc(ctx, s.close)
 	srv := mcp.NewServer(implementation("fs"), &mcp.ServerOptions{
-		Instructions: "Files in " + s.dirList() + ". Relative paths are taken from " + s.dirs[0].path + ".",
+		Instructions: "Files in " + s.dirList() + ". Relative paths are taken from " + s.dirs[0].path + "." +
+			" mcphost's own files (.mcp.json, .mcphost.yml and the .mcphost folder at the top, and the files mcphost runs or trusts) can be read but not changed unless the user allows it.",
 	})
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
 	mcp.AddTool(srv, &mcp.Tool{Name: "read_file", Annotations: readOnly,

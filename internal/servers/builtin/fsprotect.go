@@ -18,9 +18,12 @@ import (
 //     files, hooks, trust store, cache, session locks, and the project
 //     scripts that trusted entries run;
 //   - a backstop the server always applies, because the library may be
-//     used without the loader: the names of mcphost's config at the top of
-//     each allowed directory (.mcp.json, .mcphost.yml, .mcphost.yaml,
-//     .mcphost.json and the .mcphost folder). Only the top: that is where
+//     used without the loader: mcphost's own folders of the user's
+//     config, state (trust store, sign-ins, history) and cache, wherever
+//     the allowed directories reach them; and the names of mcphost's
+//     config at the top of each allowed directory (.mcp.json,
+//     .mcphost.yml, .mcphost.yaml, .mcphost.json and the .mcphost
+//     folder). Only the top: that is where
 //     mcphost reads them when started there (the project, or the home
 //     folder's own files, which need no trust at all), while one deeper
 //     down is read only if mcphost is started in that folder, and then as
@@ -46,10 +49,11 @@ func backstopNames() []string {
 // guardedPath is a path, relative to an allowed directory, that the fs
 // server refuses to change (or, in the lifted list, may change after all).
 type guardedPath struct {
-	dir   *allowedDir
-	rel   string // as given, cleaned; "." for the whole directory
-	shown string // the path as given, absolute, for the refusal
-	why   string // what the file is, for the refusal
+	dir    *allowedDir
+	rel    string // as given, cleaned; "." for the whole directory
+	shown  string // the path as given, absolute, for the refusal
+	why    string // what the file is, for the refusal
+	folder bool   // a folder, even while it does not exist
 }
 
 // protection holds the fs server's protected and lifted paths.
@@ -63,20 +67,30 @@ const (
 	whyListed = "one that mcphost runs or trusts (its config, hooks, trust store, cache or session locks, or a script that a trusted config entry runs)"
 	whyConfig = "a config file mcphost reads when it is started in %s"
 	whyFolder = "the folder of the project's hooks and the scripts they run"
+	whyMine   = "where mcphost keeps the user's config, state (trust store, sign-ins, history) or cache"
 )
 
 // newProtection maps the protected and lifted paths onto the allowed
-// directories. Paths outside every allowed directory need no rule: the fs
+// directories; mine are mcphost's own folders of the user (config, state,
+// cache). Paths outside every allowed directory need no rule: the fs
 // tools cannot reach them.
-func newProtection(dirs []*allowedDir, protected, lifted []string) (*protection, error) {
+func newProtection(dirs []*allowedDir, protected, lifted, mine []string) (*protection, error) {
 	p := &protection{}
 	for _, d := range dirs {
 		for _, name := range backstopNames() {
-			why := fmt.Sprintf(whyConfig, d.path)
+			g := guardedPath{dir: d, rel: name, shown: filepath.Join(d.path, name), why: fmt.Sprintf(whyConfig, d.path)}
 			if name == ".mcphost" {
-				why = whyFolder
+				g.why, g.folder = whyFolder, true
 			}
-			p.protected = append(p.protected, guardedPath{dir: d, rel: name, shown: filepath.Join(d.path, name), why: why})
+			p.protected = append(p.protected, g)
+		}
+	}
+	for _, path := range mine {
+		if path != "" {
+			for _, g := range mapOnto(dirs, path, whyMine) {
+				g.folder = true
+				p.protected = append(p.protected, g)
+			}
 		}
 	}
 	for _, path := range protected {
@@ -184,7 +198,7 @@ func (p *protection) isLifted(d *allowedDir, forms []string) bool {
 func protectedError(t target, change fsChange, g guardedPath, gForms, tForms []string, holds bool) error {
 	gShown := g.shown
 	kind := "file"
-	if info, err := os.Stat(g.shown); (err == nil && info.IsDir()) || g.why == whyFolder {
+	if info, err := os.Stat(g.shown); (err == nil && info.IsDir()) || g.folder {
 		kind = "folder"
 	}
 	var what string

@@ -246,3 +246,24 @@ func TestFSProtectionIgnoresCaseWhereTheFileSystemDoes(t *testing.T) {
 	p.unchanged(t, ".mcp.json", mcpJSON)
 	p.unchanged(t, "tools/srv.sh", serverScript)
 }
+
+// TestFSProtectsMcphostsOwnFolders: with the library used without the
+// loader, mcphost's folders of the user's config, state (the trust store)
+// and cache are still not changed when an allowed directory reaches them.
+func TestFSProtectsMcphostsOwnFolders(t *testing.T) {
+	home := t.TempDir()
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "APPDATA", "LOCALAPPDATA"} {
+		t.Setenv(v, home)
+	}
+	state := filepath.Join(home, "mcphost")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(state, "trust.json"), "{}")
+	p := serveProject(t, home, nil)
+	mustFail(t, p.cs, "write_file", map[string]any{"path": "mcphost/trust.json", "content": `{"evil": true}`},
+		"is in "+state+", mcphost's own folder, where mcphost keeps the user's config, state (trust store, sign-ins, history) or cache")
+	mustFail(t, p.cs, "move_file", map[string]any{"source": "mcphost", "destination": "old"}, "refused")
+	p.unchanged(t, "mcphost/trust.json", "{}")
+	mustOK(t, p.cs, "write_file", map[string]any{"path": "other.txt", "content": "ok"})
+}
