@@ -78,11 +78,13 @@ func newProtection(dirs []*allowedDir, protected, lifted, mine []string) (*prote
 	p := &protection{}
 	for _, d := range dirs {
 		for _, name := range backstopNames() {
-			g := guardedPath{dir: d, rel: name, shown: filepath.Join(d.path, name), why: fmt.Sprintf(whyConfig, d.path)}
-			if name == ".mcphost" {
-				g.why, g.folder = whyFolder, true
+			// Mapped onto every allowed directory: one may hold another.
+			for _, g := range mapOnto(dirs, filepath.Join(d.path, name), fmt.Sprintf(whyConfig, d.path)) {
+				if name == ".mcphost" {
+					g.why, g.folder = whyFolder, true
+				}
+				p.protected = append(p.protected, g)
 			}
-			p.protected = append(p.protected, g)
 		}
 	}
 	for _, path := range mine {

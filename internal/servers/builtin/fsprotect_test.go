@@ -267,3 +267,19 @@ func TestFSProtectsMcphostsOwnFolders(t *testing.T) {
 	p.unchanged(t, "mcphost/trust.json", "{}")
 	mustOK(t, p.cs, "write_file", map[string]any{"path": "other.txt", "content": "ok"})
 }
+
+// TestFSProtectionHoldsAcrossNestedAllowedDirectories: when one allowed
+// directory holds another, the inner one's config is protected through
+// the outer one's paths too.
+func TestFSProtectionHoldsAcrossNestedAllowedDirectories(t *testing.T) {
+	outer := t.TempDir()
+	inner := filepath.Join(outer, "inner")
+	if err := os.MkdirAll(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(inner, ".mcp.json"), mcpJSON)
+	p := serveProject(t, outer, map[string]any{"allowed_directories": []any{outer, inner}})
+	mustFail(t, p.cs, "write_file", map[string]any{"path": filepath.Join(inner, ".mcp.json"), "content": "{}"}, "a config file mcphost reads when it is started in "+inner)
+	mustFail(t, p.cs, "write_file", map[string]any{"path": "inner/.mcp.json", "content": "{}"}, "refused")
+	p.unchanged(t, "inner/.mcp.json", mcpJSON)
+}
