@@ -156,7 +156,7 @@ func resolveExisting(abs string) string {
 }
 
 // An fsChange is what a tool is about to do to a path, for the refusal:
-// "writing", "editing", "moving", "creating a directory in".
+// "writing", "editing", "moving", "creating a directory".
 type fsChange string
 
 // check refuses a change to t when t is a protected path, or lies inside
