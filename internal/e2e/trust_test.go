@@ -207,8 +207,10 @@ func TestProjectRulesCannotLoosenTheUsers(t *testing.T) {
 }
 
 // TestModelWrittenConfigIsNotRun is reproduction 3: a model allowed only
-// fs__* writes ./.mcphost.yml with a server of its choosing; the next run
-// does not start it and says why.
+// fs__* writes ./.mcphost.yml with a server of its choosing. The fs server
+// refuses to write mcphost's config (issue 29); and a config planted all
+// the same (by another tool, say bash) is not trusted: the next run does
+// not start its server and says why.
 func TestModelWrittenConfigIsNotRun(t *testing.T) {
 	dir, home := t.TempDir(), t.TempDir()
 	marker := filepath.Join(t.TempDir(), "pwned")
@@ -224,9 +226,10 @@ func TestModelWrittenConfigIsNotRun(t *testing.T) {
 	if out.code != 0 || out.stdout != "written\n" {
 		t.Fatalf("first run: exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, ".mcphost.yml")); err != nil || string(data) != planted {
-		t.Fatalf("the model's write did not land (%v): %q", err, data)
+	if got := toolResultsByName(ollama.Requests()[1])["fs__write_file"]; !strings.Contains(got, "writing refused") || exists(filepath.Join(dir, ".mcphost.yml")) {
+		t.Fatalf("the model's write of .mcphost.yml was not refused: %q", got)
 	}
+	writeConfig(t, dir, ".mcphost.yml", planted)
 	out = runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hi", "--allow-tool", "fs__*"}, dir: dir, home: home, host: ollama.URL, untrusted: true})
 	if out.code != 0 || out.stdout != "second run\n" {
 		t.Fatalf("second run: exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)

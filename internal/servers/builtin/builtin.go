@@ -75,6 +75,7 @@ func configure(spec config.ServerSpec) (configured, error) {
 		if err := decodeOptions(spec, &o); err != nil {
 			return nil, err
 		}
+		o.Protected = spec.Protected
 		return newFSServer(o)
 	case "bash":
 		var o BashOptions

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -169,5 +170,69 @@ func TestNonPublicAddresses(t *testing.T) {
 		if got := nonPublic(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("nonPublic(%s) = %q, want %q", addr, got, want)
 		}
+	}
+}
+
+// forwardProxy is a user's local forward proxy, on loopback: a request in
+// absolute form (a fetch through it) is answered as from the web; one in
+// origin form is for the proxy itself, which answers with its own page,
+// something a model must not read.
+func forwardProxy(t *testing.T) (*httptest.Server, *url.URL) {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		if r.URL.IsAbs() {
+			fmt.Fprintf(w, "the web page at %s", r.URL)
+			return
+		}
+		fmt.Fprint(w, "PROXY ADMIN: upstream password hunter2")
+	}))
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL)
+	return srv, u
+}
+
+// TestFetchThroughALoopbackProxyDoesNotReachIt is issue 29's hole 13: with
+// a proxy on loopback, public pages are fetched through it, but the
+// proxy's own address is refused like any loopback address, before and
+// after a request went through the proxy, by its address and by a name,
+// and a private target is not handed to the proxy either.
+func TestFetchThroughALoopbackProxyDoesNotReachIt(t *testing.T) {
+	for _, proxyHost := range []string{"127.0.0.1", "localhost"} {
+		t.Run(proxyHost, func(t *testing.T) {
+			_, proxy := forwardProxy(t)
+			proxy.Host = net.JoinHostPort(proxyHost, proxy.Port())
+			fs, err := newFetchServer(FetchOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// As HTTP_PROXY with the standard library's rules: this
+			// machine's names and addresses are never sent to a proxy.
+			fs.guard.proxyFor = func(req *http.Request) (*url.URL, error) {
+				if h := req.URL.Hostname(); h == "localhost" || net.ParseIP(h).IsLoopback() {
+					return nil, nil
+				}
+				return proxy, nil
+			}
+			fs.client.Transport = fs.guard.transport()
+			cs := connect(t, fs.serve(context.Background()))
+			self := "http://127.0.0.1:" + proxy.Port() + "/admin"
+			byName := "http://localhost:" + proxy.Port() + "/admin"
+
+			mustFail(t, cs, "fetch", map[string]any{"url": self}, "connects to 127.0.0.1, a loopback address")
+			if got := mustOK(t, cs, "fetch", map[string]any{"url": "http://93.184.215.14/news"}); !strings.Contains(got, "the web page at http://93.184.215.14/news") {
+				t.Errorf("the public page through the proxy: %q", got)
+			}
+			for _, u := range []string{self, byName} {
+				if got := mustFail(t, cs, "fetch", map[string]any{"url": u}, "a loopback address"); strings.Contains(got, "hunter2") {
+					t.Errorf("%s reached the proxy itself: %q", u, got)
+				}
+			}
+			// A private target the proxy would be asked for.
+			mustFail(t, cs, "fetch", map[string]any{"url": "http://10.1.2.3/"}, "connects to 10.1.2.3, a private address")
+			mustFail(t, cs, "fetch", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"}, "a cloud metadata address")
+			// The public page still goes through the proxy afterwards.
+			mustOK(t, cs, "fetch", map[string]any{"url": "http://93.184.215.14/again"})
+		})
 	}
 }

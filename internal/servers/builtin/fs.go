@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/internal/userdirs"
 )
 
 // FSOptions configure the fs server.
@@ -25,6 +27,18 @@ type FSOptions struct {
 	// (with everything below them); empty means the working directory.
 	// Relative paths are taken from the working directory.
 	AllowedDirectories []string `json:"allowed_directories"`
+	// WritableProtected are protected files or folders (see Protected)
+	// that the tools may change after all: the user's choice, path by
+	// path, such as a .mcp.json the user wants the model to edit.
+	// Relative paths are taken from the working directory.
+	WritableProtected []string `json:"writable_protected"`
+	// Protected are the files and folders the tools refuse to change,
+	// from config.ServerSpec.Protected: mcphost's own files. The config
+	// files at the top of each allowed directory (.mcp.json,
+	// .mcphost.yml, .yaml, .json and the .mcphost folder) and mcphost's
+	// folders of the user's config, state and cache are protected
+	// besides, always.
+	Protected []string `json:"-"`
 }
 
 // Limits of the fs tools, so one call cannot flood the model's context.
@@ -42,6 +56,8 @@ const (
 // use rather than at a check before it.
 type fsServer struct {
 	dirs []*allowedDir
+	// guard refuses changes to mcphost's own files.
+	guard *protection
 }
 
 type allowedDir struct {
@@ -79,6 +95,13 @@ func newFSServer(o FSOptions) (*fsServer, error) {
 		}
 		s.dirs = append(s.dirs, ad)
 	}
+	mine := userdirs.Default()
+	guard, err := newProtection(s.dirs, o.Protected, o.WritableProtected, []string{mine.Config, mine.State, mine.LegacyState, mine.Cache})
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	s.guard = guard
 	return s, nil
 }
 
@@ -87,7 +110,8 @@ func newFSServer(o FSOptions) (*fsServer, error) {
 func (s *fsServer) serve(ctx context.Context) *mcp.Server {
 	context.AfterFunc(ctx, s.close)
 	srv := mcp.NewServer(implementation("fs"), &mcp.ServerOptions{
-		Instructions: "Files in " + s.dirList() + ". Relative paths are taken from " + s.dirs[0].path + ".",
+		Instructions: "Files in " + s.dirList() + ". Relative paths are taken from " + s.dirs[0].path + "." +
+			" mcphost's own files (.mcp.json, .mcphost.yml and the .mcphost folder at the top, and the files mcphost runs or trusts) can be read but not changed unless the user allows it.",
 	})
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
 	mcp.AddTool(srv, &mcp.Tool{Name: "read_file", Annotations: readOnly,
@@ -614,6 +638,9 @@ func (s *fsServer) writeFile(_ context.Context, _ *mcp.CallToolRequest, in write
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := s.guard.check(t, "writing", false); err != nil {
+		return nil, nil, err
+	}
 	// Truncate only once the opened file is known to be a regular one
 	// with no other name.
 	f, info, err := openRegular(t, os.O_WRONLY|os.O_CREATE)
@@ -653,6 +680,9 @@ func (s *fsServer) editFile(_ context.Context, _ *mcp.CallToolRequest, in editAr
 	}
 	if in.OldText == "" {
 		return nil, nil, errors.New("old_text is empty: give the exact text to replace")
+	}
+	if err := s.guard.check(t, "editing", false); err != nil {
+		return nil, nil, err
 	}
 	// Read and rewrite through one descriptor, so the file edited is the
 	// file read.
@@ -712,6 +742,14 @@ func (s *fsServer) moveFile(_ context.Context, _ *mcp.CallToolRequest, in moveAr
 	if src.rel == "." {
 		return nil, nil, fmt.Errorf("%s is an allowed directory itself and cannot be moved", src.shown())
 	}
+	// Moving a protected file away, or onto its name, changes it as
+	// surely as writing it would.
+	if err := s.guard.check(src, "moving", true); err != nil {
+		return nil, nil, err
+	}
+	if err := s.guard.check(dst, "moving", true); err != nil {
+		return nil, nil, err
+	}
 	if _, err := src.dir.root.Lstat(dst.rel); err == nil {
 		return nil, nil, fmt.Errorf("%s already exists: choose another destination", dst.shown())
 	}
@@ -730,6 +768,9 @@ func (s *fsServer) moveFile(_ context.Context, _ *mcp.CallToolRequest, in moveAr
 func (s *fsServer) createDirectory(_ context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
 	t, err := s.resolve(in.Path)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.guard.check(t, "creating a directory", false); err != nil {
 		return nil, nil, err
 	}
 	if err := t.dir.root.MkdirAll(t.rel, 0o755); err != nil {

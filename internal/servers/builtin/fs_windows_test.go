@@ -36,3 +36,14 @@ func TestFSWindowsPaths(t *testing.T) {
 		t.Errorf("search_files = %q, want %q", got, full)
 	}
 }
+
+// TestFSProtectionKnowsWindowsSpellings: a trailing dot or space, or the
+// name of the file's data stream, spell the same file on Windows.
+func TestFSProtectionKnowsWindowsSpellings(t *testing.T) {
+	p := newProtectedProject(t, nil)
+	for _, path := range []string{".mcp.json.", ".mcp.json ", ".mcp.json::$DATA", ".mcphost.yml.", ".MCPHOST\\guard.sh"} {
+		mustFail(t, p.cs, "write_file", map[string]any{"path": path, "content": "x"}, "refused")
+	}
+	p.unchanged(t, ".mcp.json", mcpJSON)
+	p.absent(t, ".mcphost.yml")
+}

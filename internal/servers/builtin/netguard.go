@@ -89,9 +89,10 @@ type addrGuard struct {
 	// allow, when not nil, lets addresses through that would be refused;
 	// tests use it to stand a loopback server in for a public one.
 	allow func(netip.AddrPort) bool
-	// proxies are the proxies' addresses ("host:port") requests went
-	// through: connecting to a configured proxy is not a fetch.
-	proxies sync.Map
+	// proxyFor picks the proxy of a request, nil for none; nil means the
+	// environment's (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). Tests set it,
+	// since the standard library reads the environment once per process.
+	proxyFor func(*http.Request) (*url.URL, error)
 }
 
 // control is a net.Dialer Control function: it runs after resolution,
@@ -112,30 +113,87 @@ func (g *addrGuard) control(_, address string, _ syscall.RawConn) error {
 
 // transport returns an HTTP transport whose every connection, redirects
 // included, passes the guard. A proxy from the environment (HTTPS_PROXY)
-// is still used, wherever it is; the target's name is then checked as
-// resolved here, since the proxy makes the connection.
-func (g *addrGuard) transport() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	guarded := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: g.control}
-	plain := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if _, isProxy := g.proxies.Load(addr); isProxy {
-			return plain.DialContext(ctx, network, addr)
-		}
-		return guarded.DialContext(ctx, network, addr)
+// is still used, wherever it is, a local one included: it is the user's.
+//
+// Whether a connection goes to a proxy is decided per request, and each
+// kind of connection has its own transport and so its own pool: a request
+// sent without a proxy dials its target, which the guard checks like any
+// other, even when the target is the proxy's own address (a loopback
+// proxy does not make loopback reachable); a request sent through a proxy
+// has its target's name checked as resolved here, since the proxy makes
+// that connection, and dials the proxy and nothing else. Deciding by the
+// address dialed instead, as an earlier version did, let a request for the
+// proxy's own address through once a proxied request had been made.
+func (g *addrGuard) transport() http.RoundTripper {
+	proxyFor := g.proxyFor
+	if proxyFor == nil {
+		proxyFor = http.ProxyFromEnvironment
 	}
-	t.Proxy = func(req *http.Request) (*url.URL, error) {
-		proxy, err := http.ProxyFromEnvironment(req)
-		if proxy == nil || err != nil {
-			return proxy, err
-		}
-		if err := g.checkName(req.Context(), req.URL); err != nil {
-			return nil, err
-		}
-		g.proxies.Store(proxyAddr(proxy), true)
-		return proxy, nil
+	direct := http.DefaultTransport.(*http.Transport).Clone()
+	direct.Proxy = nil
+	direct.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: g.control}).DialContext
+	return &guardedTransport{guard: g, proxyFor: proxyFor, direct: direct, viaProxy: map[string]*http.Transport{}}
+}
+
+// guardedTransport sends each request straight to its target, every dial
+// checked, or through the proxy proxyFor names, the target checked first.
+type guardedTransport struct {
+	guard    *addrGuard
+	proxyFor func(*http.Request) (*url.URL, error)
+	direct   *http.Transport
+
+	mu       sync.Mutex
+	viaProxy map[string]*http.Transport // by proxy URL
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	proxy, err := t.proxyFor(req)
+	if err != nil {
+		return nil, err
 	}
-	return t
+	if proxy == nil {
+		return t.direct.RoundTrip(req)
+	}
+	if err := t.guard.checkName(req.Context(), req.URL); err != nil {
+		return nil, err
+	}
+	return t.through(proxy).RoundTrip(req)
+}
+
+// through is the transport that sends requests through proxy: it dials
+// the proxy's address only, as a proxy (absolute-form requests and
+// CONNECT), never as a target.
+func (t *guardedTransport) through(proxy *url.URL) *http.Transport {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	key := proxy.String()
+	if tr, ok := t.viaProxy[key]; ok {
+		return tr
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = http.ProxyURL(proxy)
+	want := proxyAddr(proxy)
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if addr != want {
+			return nil, fmt.Errorf("a request through the proxy %s would connect to %s directly: refused", proxy.Redacted(), addr)
+		}
+		return dialer.DialContext(ctx, network, addr)
+	}
+	t.viaProxy[key] = tr
+	return tr
+}
+
+// CloseIdleConnections closes the idle connections of every pool, as
+// http.Client.CloseIdleConnections asks.
+func (t *guardedTransport) CloseIdleConnections() {
+	t.direct.CloseIdleConnections()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, tr := range t.viaProxy {
+		tr.CloseIdleConnections()
+	}
 }
 
 // checkName resolves u's host and refuses it when any of its addresses is
