@@ -57,7 +57,7 @@ func (h *handler) attr(a slog.Attr) slog.Attr {
 		return slog.Group(a.Key, masked...)
 	case slog.KindString:
 		if IsSecretKey(a.Key) {
-			return slog.String(a.Key, h.m.ready().underString(v.String()))
+			return slog.String(a.Key, walker(h.m.String).underString(v.String()))
 		}
 		return slog.String(a.Key, h.m.String(v.String()))
 	case slog.KindAny:
@@ -66,7 +66,7 @@ func (h *handler) attr(a slog.Attr) slog.Attr {
 		}
 		s := fmt.Sprint(v.Any())
 		if IsSecretKey(a.Key) {
-			return slog.String(a.Key, h.m.ready().underString(s))
+			return slog.String(a.Key, walker(h.m.String).underString(s))
 		}
 		return slog.String(a.Key, h.m.String(s))
 	}

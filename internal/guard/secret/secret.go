@@ -405,13 +405,24 @@ func isProse(value, rest string) bool {
 // with secrets masked: the values of secret-looking keys entirely, strings
 // through String. v itself is not modified.
 func (m *Masker) Value(v any) any {
-	return m.ready().value(v)
+	return walker(m.ready().String).value(v)
 }
 
-func (m *Masker) value(v any) any {
+// ValueWith is Value with mask for the strings: for code that has another
+// Masker's String (a host's Mask, which also knows the secrets learnt
+// while running) rather than the Masker. Secret-looking keys are masked
+// as Value masks them.
+func ValueWith(v any, mask func(string) string) any {
+	return walker(mask).value(v)
+}
+
+// walker masks decoded values with its function for strings.
+type walker func(string) string
+
+func (m walker) value(v any) any {
 	switch x := v.(type) {
 	case string:
-		return m.String(x)
+		return m(x)
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, val := range x {
@@ -431,7 +442,7 @@ func (m *Masker) value(v any) any {
 	case []string:
 		out := make([]string, len(x))
 		for i, val := range x {
-			out[i] = m.String(val)
+			out[i] = m(val)
 		}
 		return out
 	case map[string]string:
@@ -441,7 +452,7 @@ func (m *Masker) value(v any) any {
 				out[k] = m.underString(val)
 				continue
 			}
-			out[k] = m.String(val)
+			out[k] = m(val)
 		}
 		return out
 	}
@@ -453,7 +464,7 @@ func (m *Masker) value(v any) any {
 // shape of what was sent (which keys an object had, that a value was an
 // expansion such as "$(cat key)") without any of the values. true, false
 // and null are not secrets and stay.
-func (m *Masker) under(v any) any {
+func (m walker) under(v any) any {
 	switch x := v.(type) {
 	case string:
 		return m.underString(x)
@@ -490,11 +501,11 @@ func (m *Masker) under(v any) any {
 
 // underString is under for a string: masked when it is a literal, and
 // an expansion masked as any text is.
-func (m *Masker) underString(s string) string {
+func (m walker) underString(s string) string {
 	if isLiteral(s) {
 		return Mask
 	}
-	return m.String(s)
+	return m(s)
 }
 
 // Map is Value for the arguments of a tool call.
