@@ -101,7 +101,8 @@ func TestAuditLogShowsWhatRan(t *testing.T) {
 // environment, which holds the config's secret, and one that echoes a
 // sentence with "passwd:" in it: the secret is masked in both the text
 // and the JSON output, as in every other output, and the sentence is
-// printed whole.
+// printed whole. prompts get, which also prints what a server sends, is
+// masked too.
 func TestToolsCallMasksWhatAServerEchoes(t *testing.T) {
 	const envSecret, plain = "env-token-5e0f2a9d", "plain-but-long-value-77"
 	dir := t.TempDir()
@@ -139,6 +140,12 @@ func TestToolsCallMasksWhatAServerEchoes(t *testing.T) {
 			}
 			if out.code != 0 || !strings.Contains(out.stdout, want) {
 				t.Errorf("echo: exit %d, stdout %q, want it to hold %q unmasked", out.code, out.stdout, want)
+			}
+
+			// A prompt filled in with the secret echoes it too.
+			out = runBinary(t, invocation{args: []string{"prompts", "get", "everything__args-prompt", "city=" + envSecret, "state=Texas", "--output", output}, dir: dir})
+			if out.code != 0 || !strings.Contains(out.stdout, "What's weather in ***, Texas?") || strings.Contains(out.stdout, envSecret) {
+				t.Errorf("prompts get: exit %d, stdout %q, want the secret masked", out.code, out.stdout)
 			}
 		})
 	}
