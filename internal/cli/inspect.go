@@ -6,16 +6,21 @@ package cli
 // or on one given with --url or --stdio.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os/signal"
+	"reflect"
+	"strings"
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/configload"
+	"github.com/mcphost/mcphost/internal/guard/secret"
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/tool"
@@ -187,10 +192,15 @@ func callTool(ctx context.Context, h *host.Host, name string, args map[string]an
 		// (it crashed, timed out, refused), the call failed.
 		return exitToolFailed, err
 	}
+	// A server may echo back a secret it was given (a header, an env
+	// value, a token): the result is masked as every other output is.
 	if jsonOut {
-		err = ui.WriteJSON(stdout, res.Raw)
+		err = ui.WriteJSON(stdout, maskRawResult(res.Raw, h.Mask))
 	} else {
-		err = ui.ToolResult(stdout, res, ui.IsTerminal(stdout.f))
+		var b strings.Builder
+		if err = ui.ToolResult(&b, res, ui.IsTerminal(stdout.f)); err == nil {
+			_, err = io.WriteString(stdout, h.Mask(b.String()))
+		}
 	}
 	if err != nil {
 		return exitError, err
@@ -200,4 +210,42 @@ func callTool(ctx context.Context, h *host.Host, name string, args map[string]an
 		return exitToolFailed, fmt.Errorf("tool %s reported an error", exposed)
 	}
 	return exitOK, nil
+}
+
+// maskRawResult masks the secrets in a tool's result as the server sent
+// it: its text, its structured content, values under secret-looking keys.
+// Binary content (an image's or audio's data, a resource's blob) is kept
+// as it is: masking base64 would spoil it, and the text output does not
+// show it either. A result with nothing to mask is returned as sent.
+func maskRawResult(raw json.RawMessage, mask func(string) string) any {
+	var res map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&res); err != nil || res == nil {
+		return raw
+	}
+	masked := secret.ValueWith(res, mask).(map[string]any)
+	if content, ok := res["content"].([]any); ok {
+		out := masked["content"].([]any)
+		for i, c := range content {
+			item, ok := c.(map[string]any)
+			if !ok {
+				continue
+			}
+			if data, ok := item["data"].(string); ok {
+				out[i].(map[string]any)["data"] = data
+			}
+			if inner, ok := item["resource"].(map[string]any); ok {
+				if blob, ok := inner["blob"].(string); ok {
+					if m, ok := out[i].(map[string]any)["resource"].(map[string]any); ok {
+						m["blob"] = blob
+					}
+				}
+			}
+		}
+	}
+	if reflect.DeepEqual(masked, res) {
+		return raw
+	}
+	return masked
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcphost/mcphost/config"
@@ -15,6 +16,7 @@ import (
 	"github.com/mcphost/mcphost/internal/configload"
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/ui"
+	"github.com/mcphost/mcphost/tool"
 )
 
 // The verbs of the prompts and resources commands.
@@ -144,6 +146,7 @@ func getPrompt(ctx context.Context, h *host.Host, cmd inspectCommand, stdout *pi
 		return exitToolFailed, err
 	}
 	name, _ := h.ResolvePrompt(cmd.name)
+	res = maskPrompt(res, h.Mask)
 	if jsonOut {
 		return written(ui.WriteJSON(stdout, ui.PromptResultRecord(name, res)))
 	}
@@ -163,6 +166,7 @@ func readResource(ctx context.Context, h *host.Host, cmd inspectCommand, stdout 
 	case err != nil:
 		return exitToolFailed, err
 	}
+	contents = maskContents(contents, h.Mask)
 	if jsonOut {
 		return written(ui.WriteJSON(stdout, ui.ResourceContentsRecord(server, contents)))
 	}
@@ -176,4 +180,27 @@ func written(err error) (int, error) {
 		return exitError, err
 	}
 	return exitOK, nil
+}
+
+// maskContents returns contents with the secrets in their text masked, as
+// in every other output: a server may echo back a secret it was given.
+// Binary data is kept as it is.
+func maskContents(contents []tool.Content, mask func(string) string) []tool.Content {
+	out := make([]tool.Content, len(contents))
+	for i, c := range contents {
+		c.Text = mask(c.Text)
+		out[i] = c
+	}
+	return out
+}
+
+// maskPrompt is maskContents for a filled-in prompt.
+func maskPrompt(res *tool.PromptResult, mask func(string) string) *tool.PromptResult {
+	masked := *res
+	masked.Description = mask(res.Description)
+	masked.Messages = slices.Clone(res.Messages)
+	for i, m := range masked.Messages {
+		masked.Messages[i].Content = maskContents([]tool.Content{m.Content}, mask)[0]
+	}
+	return &masked
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
 
+	"github.com/mcphost/mcphost/internal/nofollow"
 	"github.com/mcphost/mcphost/provider"
 )
 
@@ -44,12 +46,26 @@ type Lock struct {
 // Acquire takes the session file at path for this process, waiting for
 // another process that holds it as opts say. Giving up is an error
 // matching ErrBusy that names the holder; cancelling ctx ends the wait.
+//
+// FILE.lock is never opened through a symbolic link: one planted there
+// would have its target overwritten with the PID, so a link is an error
+// naming the lock file, and the file is created readable by its owner
+// only.
 func Acquire(ctx context.Context, path string, opts LockOptions) (*Lock, error) {
 	lockPath := path + ".lock"
-	fl := flock.New(lockPath, flock.SetPermissions(0o600))
+	// Made (or found) here, where a link is refused, so that the lock
+	// library only ever opens a file that exists; it opens it without
+	// following links too (where the system can), and what it locked is
+	// compared with the name below (where it cannot).
+	f, err := nofollow.OpenFile(lockPath, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, lockError(path, lockPath, err)
+	}
+	f.Close()
+	fl := flock.New(lockPath, flock.SetFlag(os.O_RDONLY|nofollow.Flag), flock.SetPermissions(0o600))
 	ok, err := fl.TryLock()
 	if err != nil {
-		return nil, fmt.Errorf("locking session %s: %w", path, unwrapPath(err))
+		return nil, lockError(path, lockPath, err)
 	}
 	if !ok {
 		holder := holderOf(lockPath)
@@ -70,14 +86,41 @@ func Acquire(ctx context.Context, path string, opts LockOptions) (*Lock, error) 
 				return nil, ctx.Err()
 			}
 			if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-				return nil, fmt.Errorf("locking session %s: %w", path, unwrapPath(err))
+				return nil, lockError(path, lockPath, err)
 			}
 			return nil, busy(path, holderOf(lockPath))
 		}
 	}
+	if !lockedIsNamed(fl, lockPath) {
+		fl.Unlock()
+		return nil, lockError(path, lockPath, nofollow.ErrLink)
+	}
 	// Name this process for the runs that will wait.
-	_ = os.WriteFile(lockPath, fmt.Appendf(nil, "%d\n", os.Getpid()), 0o600)
+	if f, err := nofollow.OpenFile(lockPath, os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
+		_, _ = fmt.Fprintf(f, "%d\n", os.Getpid())
+		f.Close()
+	}
 	return &Lock{path: path, fl: fl}, nil
+}
+
+// lockedIsNamed reports whether the file fl locked is the regular file
+// at lockPath, not one a link put there in between pointed at.
+func lockedIsNamed(fl *flock.Flock, lockPath string) bool {
+	locked, err := fl.Stat()
+	if err != nil {
+		return false
+	}
+	named, err := os.Lstat(lockPath)
+	return err == nil && named.Mode().IsRegular() && os.SameFile(locked, named)
+}
+
+// lockError is the error of a lock file that could not be opened or
+// locked: for a link in its place, what to do about it.
+func lockError(path, lockPath string, err error) error {
+	if errors.Is(err, nofollow.ErrLink) || nofollow.IsLink(lockPath) {
+		return fmt.Errorf("the lock file of session %s, %s, is a symbolic link, which mcphost does not write through: delete the link (mcphost makes the file again) and run again", path, lockPath)
+	}
+	return fmt.Errorf("locking session %s: %w", path, unwrapPath(err))
 }
 
 // busy is the error of a run that gave up waiting.
@@ -85,13 +128,22 @@ func busy(path, holder string) error {
 	return fmt.Errorf("%w: %s is held by %s; wait for it to finish, or give a longer --session-wait", ErrBusy, path, holder)
 }
 
-// holderOf names the process that wrote its PID into the lock file.
+// holderOf names the process that wrote its PID into the lock file. It
+// reads a PID's worth, not through a link, and takes digits only: the
+// name is quoted in messages.
 func holderOf(lockPath string) string {
-	data, err := os.ReadFile(lockPath)
-	if pid := strings.TrimSpace(string(data)); err == nil && pid != "" {
-		return "process " + pid
+	f, err := nofollow.OpenFile(lockPath, os.O_RDONLY, 0)
+	if err != nil {
+		return "another process"
 	}
-	return "another process"
+	defer f.Close()
+	buf := make([]byte, 32)
+	n, _ := io.ReadFull(f, buf)
+	pid := strings.TrimSpace(string(buf[:n]))
+	if pid == "" || strings.IndexFunc(pid, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		return "another process"
+	}
+	return "process " + pid
 }
 
 // Path is the session file.

@@ -89,3 +89,58 @@ func TestCrashBeforeRenameKeepsTheOldFile(t *testing.T) {
 		t.Errorf("after the next save: %+v, %v", f, err)
 	}
 }
+
+// TestALinkAsTheLockFileIsRefused plants a symbolic link as FILE.lock:
+// the session is not taken, the error names the lock file and what to
+// do, and the link's target is neither written nor created.
+func TestALinkAsTheLockFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.json")
+	target := filepath.Join(dir, "precious")
+	if err := os.WriteFile(target, []byte("keep me\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, path+".lock"); err != nil {
+		t.Skipf("cannot make a symbolic link here: %v", err)
+	}
+	for _, acquire := range []func() error{
+		func() error { _, err := Acquire(context.Background(), path, LockOptions{Wait: -1}); return err },
+		func() error { return Save(path, "m", []provider.Message{{Role: provider.RoleUser, Content: "hi"}}) },
+	} {
+		err := acquire()
+		if err == nil || !strings.Contains(err.Error(), path+".lock") || !strings.Contains(err.Error(), "symbolic link") || !strings.Contains(err.Error(), "delete the link") {
+			t.Errorf("err = %v, want one naming %s.lock as a link and saying what to do", err, path)
+		}
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep me\n" {
+		t.Errorf("the link's target was overwritten: %q", data)
+	}
+
+	// A link to a file that does not exist: it is not created.
+	other := filepath.Join(dir, "t.json")
+	if err := os.Symlink(filepath.Join(dir, "made"), other+".lock"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Acquire(context.Background(), other, LockOptions{}); err == nil {
+		t.Error("a dangling link as the lock file was accepted")
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "made")); err == nil {
+		t.Error("a file was created where the dangling link points")
+	}
+}
+
+func TestTheLockFileIsTheOwners(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	l, err := Acquire(context.Background(), path, LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	info, err := os.Lstat(path + ".lock")
+	if err != nil || !info.Mode().IsRegular() || info.Mode().Perm() != 0o600 {
+		t.Errorf("lock file: %v, %v; want a regular file, mode 0600", info, err)
+	}
+	if data, _ := os.ReadFile(path + ".lock"); strings.TrimSpace(string(data)) != fmt.Sprint(os.Getpid()) {
+		t.Errorf("the lock file holds %q, want this process's PID", data)
+	}
+}

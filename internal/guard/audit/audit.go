@@ -17,6 +17,7 @@ import (
 	"github.com/mcphost/mcphost/internal/budget"
 	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/internal/guard/secret"
+	"github.com/mcphost/mcphost/internal/nofollow"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/runner"
 	"github.com/mcphost/mcphost/tool"
@@ -71,10 +72,23 @@ type Log struct {
 // by its owner only. mask masks the secrets of the config; warn, which may
 // be nil, is told once if a later write fails.
 //
+// A symbolic link as the log is an error: a link planted there would send
+// the lines, appended, into whatever file it points at. A link to a
+// terminal, pipe or device (--audit /dev/stderr) is not a file that could
+// be spoilt, and is followed.
+//
 // resultBytes caps the result kept per line (0: DefaultResultBytes; a
 // negative value keeps none).
 func Open(path string, mask *secret.Masker, warn func(string), resultBytes int) (*Log, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	const flag = os.O_WRONLY | os.O_APPEND | os.O_CREATE
+	f, err := nofollow.OpenFile(path, flag, 0o600)
+	if errors.Is(err, nofollow.ErrLink) {
+		if info, serr := os.Stat(path); serr == nil && !info.Mode().IsRegular() && !info.IsDir() {
+			f, err = os.OpenFile(path, flag, 0o600)
+		} else {
+			return nil, fmt.Errorf("the audit log %s is a symbolic link, which mcphost does not write through: give the path of the file itself with --audit or \"audit:\", or delete the link", path)
+		}
+	}
 	if err != nil {
 		reason := err
 		var pe *fs.PathError

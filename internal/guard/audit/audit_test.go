@@ -170,3 +170,45 @@ func TestResultIsCutToTheCap(t *testing.T) {
 		t.Errorf("result = %v, want it cut to about 64 bytes with the cut marked", r)
 	}
 }
+
+// TestALinkAsTheLogIsRefused: a symbolic link planted as the audit log
+// would have the log's lines appended to its target.
+func TestALinkAsTheLogIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "bashrc")
+	if err := os.WriteFile(target, []byte("keep me\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "audit.jsonl")
+	if err := os.Symlink(target, path); err != nil {
+		t.Skipf("cannot make a symbolic link here: %v", err)
+	}
+	log, err := Open(path, nil, nil, 0)
+	if err == nil {
+		log.Observe(approval.Record{Name: "x__y", Outcome: approval.Denied})
+		log.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "symbolic link") || !strings.Contains(err.Error(), "--audit") {
+		t.Errorf("err = %v, want one naming %s as a link and saying what to do", err, path)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep me\n" {
+		t.Errorf("the link's target was written: %q", data)
+	}
+}
+
+// TestALinkToADeviceIsFollowed: --audit /dev/stderr (a link on Linux)
+// goes on working; such a link leads to no file that could be spoilt.
+func TestALinkToADeviceIsFollowed(t *testing.T) {
+	if _, err := os.Stat(os.DevNull); err != nil {
+		t.Skip(err)
+	}
+	path := filepath.Join(t.TempDir(), "audit")
+	if err := os.Symlink(os.DevNull, path); err != nil {
+		t.Skipf("cannot make a symbolic link here: %v", err)
+	}
+	log, err := Open(path, nil, nil, 0)
+	if err != nil {
+		t.Fatalf("a link to %s: %v", os.DevNull, err)
+	}
+	log.Close()
+}

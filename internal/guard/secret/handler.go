@@ -56,8 +56,8 @@ func (h *handler) attr(a slog.Attr) slog.Attr {
 		}
 		return slog.Group(a.Key, masked...)
 	case slog.KindString:
-		if IsSecretKey(a.Key) && v.String() != "" {
-			return slog.String(a.Key, Mask)
+		if IsSecretKey(a.Key) {
+			return slog.String(a.Key, walker(h.m.String).underString(v.String()))
 		}
 		return slog.String(a.Key, h.m.String(v.String()))
 	case slog.KindAny:
@@ -65,8 +65,8 @@ func (h *handler) attr(a slog.Attr) slog.Attr {
 			return a
 		}
 		s := fmt.Sprint(v.Any())
-		if IsSecretKey(a.Key) && s != "" {
-			return slog.String(a.Key, Mask)
+		if IsSecretKey(a.Key) {
+			return slog.String(a.Key, walker(h.m.String).underString(s))
 		}
 		return slog.String(a.Key, h.m.String(s))
 	}

@@ -4,6 +4,12 @@
 // headers declared in the config (which are known exactly), values stored
 // under keys that look like secrets (token, password, api_key, ...), and
 // "Bearer …"/"Basic …" credentials wherever they appear in text.
+//
+// It masks values, not words: what follows a secret-looking key is masked
+// only when it is a literal value. A shell expansion ("token=$(cat key)",
+// "$TOKEN", "${TOKEN}") names where a secret comes from rather than being
+// one, and a word that prose goes on after ("passwd: no such resource")
+// is a sentence, so both stay, and the log shows what ran.
 package secret
 
 import (
@@ -12,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcphost/mcphost/config"
 )
@@ -57,11 +65,15 @@ func IsSecretKey(key string) bool {
 // Patterns for secrets in free text. They are compiled per Masker rather
 // than held in package variables, which the project keeps free of state.
 const (
-	// credentialPattern is an HTTP credential such as "Bearer abc.def".
+	// credentialPattern is an HTTP credential such as "Bearer abc.def":
+	// the scheme, the space, then the credential.
 	credentialPattern = `(?i)\b(bearer|basic)(\s+)[A-Za-z0-9\-._~+/]{3,}=*`
 	// assignmentPattern is key=value or "key": "value" with a
-	// secret-looking key; the value runs to a space, quote or separator.
-	assignmentPattern = `(?i)([\w.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|authorization|credentials?|private[_-]?key|access[_-]?key|cookie)["']?\s*[:=]\s*["']?)([^\s"'&,;}\]]+)`
+	// secret-looking key (group 1, with the separator), then the value
+	// (group 2): a quoted string to its closing quote, or an unquoted
+	// run to a space, quote, backslash or separator, with any opening
+	// quote (escaped, as in JSON inside a JSON string, or not) in front.
+	assignmentPattern = `(?i)([\w.-]*(?:token|secret|password|passwd|passphrase|api[_-]?key|authorization|credentials?|private[_-]?key|access[_-]?key|cookie)(?:\\?["'])?\s*[:=]\s*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:\\?["'])?[^\s"'&,;}\]\\]+)`
 )
 
 // Masker masks secrets in strings and values. The zero value and nil mask
@@ -252,34 +264,170 @@ func (m *Masker) String(s string) string {
 			s = strings.ReplaceAll(s, v, Mask)
 		}
 	}
-	s = m.credential.ReplaceAllString(s, "${1}${2}"+Mask)
-	s = m.assignment.ReplaceAllStringFunc(s, func(match string) string {
-		sub := m.assignment.FindStringSubmatch(match)
-		value := sub[2]
-		if value == Mask || strings.EqualFold(value, "bearer") || strings.EqualFold(value, "basic") {
-			return match // already masked by the rules above
+	s = m.maskCredentials(s)
+	return m.maskAssignments(s)
+}
+
+// maskCredentials masks the credential of "Bearer …" and "Basic …", but
+// not the word after them in a sentence ("a Bearer token is needed").
+func (m *Masker) maskCredentials(s string) string {
+	found := m.credential.FindAllStringSubmatchIndex(s, -1)
+	if found == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, at := range found {
+		cred := s[at[5]:at[1]]
+		if isProse(cred, s[at[1]:]) {
+			continue
 		}
-		return sub[1] + Mask
-	})
-	return s
+		b.WriteString(s[last:at[5]])
+		b.WriteString(Mask)
+		last = at[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// maskAssignments masks the literal values after secret-looking keys in
+// s, and leaves what is not a value: an expansion, a word of prose.
+func (m *Masker) maskAssignments(s string) string {
+	found := m.assignment.FindAllStringSubmatchIndex(s, -1)
+	if found == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, at := range found {
+		sep := s[at[2]:at[3]]
+		open, value, closing := splitQuotes(s[at[4]:at[5]])
+		b.WriteString(s[last:at[4]])
+		b.WriteString(open)
+		// A value spaced from its key and not quoted is read as prose
+		// when it is a plain word that more words follow.
+		spaced := open == "" && strings.TrimRightFunc(sep, unicode.IsSpace) != sep
+		masked := strings.Contains(value, Mask) // by the rules before
+		if !masked && isLiteral(value) && !(spaced && isProse(value, s[at[5]:])) {
+			b.WriteString(Mask)
+		} else {
+			b.WriteString(value)
+		}
+		b.WriteString(closing)
+		last = at[5]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// splitQuotes splits a matched value into its opening quote (escaped or
+// not), the value and its closing quote.
+func splitQuotes(v string) (open, value, closing string) {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		return v[:1], v[1 : len(v)-1], v[len(v)-1:]
+	}
+	for _, q := range []string{`\"`, `\'`, `"`, `'`} {
+		if rest, ok := strings.CutPrefix(v, q); ok {
+			return q, rest, ""
+		}
+	}
+	return "", v, ""
+}
+
+// isLiteral reports whether v, found where a secret would be, is a value
+// written out rather than a reference to one: not empty, not a
+// credential that its scheme masks ("Bearer …", whose scheme is kept),
+// not a shell or template expansion. An expansion names where a secret comes from,
+// which the log shows so that it says what ran.
+func isLiteral(v string) bool {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return false
+	}
+	if scheme, _, _ := strings.Cut(v, " "); strings.EqualFold(scheme, "bearer") || strings.EqualFold(scheme, "basic") {
+		return false
+	}
+	return !isExpansion(v)
+}
+
+// isExpansion reports whether v starts as a shell, Windows or template
+// expansion does: $(…), ${…}, $NAME, `…`, %NAME%, {{…}}.
+func isExpansion(v string) bool {
+	switch {
+	case strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "${") || strings.HasPrefix(v, "`") || strings.HasPrefix(v, "{{"):
+		return true
+	case len(v) > 1 && v[0] == '$':
+		return isNameStart(rune(v[1]))
+	case len(v) > 2 && v[0] == '%':
+		name, _, ok := strings.Cut(v[1:], "%")
+		return ok && name != "" && isNameStart(rune(name[0])) && strings.IndexFunc(name, func(r rune) bool { return !isNameRune(r) }) < 0
+	}
+	return false
+}
+
+// isWord reports whether w is spelt as a word of prose is: letters, in
+// lower case, capitalised or all capitals, not mixed as encoded
+// credentials are ("dXNlcjpw").
+func isWord(w string) bool {
+	if w == "" || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) >= 0 {
+		return false
+	}
+	first, size := utf8.DecodeRuneInString(w)
+	rest := w[size:]
+	return rest == strings.ToLower(rest) || (unicode.IsUpper(first) && rest == strings.ToUpper(rest))
+}
+
+func isNameStart(r rune) bool { return r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') }
+func isNameRune(r rune) bool  { return isNameStart(r) || ('0' <= r && r <= '9') }
+
+// isProse reports whether value, followed by rest, is a word of a
+// sentence rather than a value: letters only (a sentence's punctuation
+// aside) and another word follows. "passwd: no such resource" is prose;
+// "password: hunter2 was refused" and "token: abc" at the end of a line
+// are not. Secrets are rarely one plain word that a sentence goes on
+// after, and the values the config declares are masked whatever they
+// look like.
+func isProse(value, rest string) bool {
+	word := strings.TrimRight(value, ".,:;!?)")
+	if !isWord(word) {
+		return false
+	}
+	next := strings.TrimLeft(rest, ".,:;!?)")
+	trimmed := strings.TrimLeftFunc(next, unicode.IsSpace)
+	if trimmed == next || trimmed == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(trimmed)
+	return unicode.IsLetter(r)
 }
 
 // Value returns a copy of v (decoded JSON: maps, slices, strings, numbers)
 // with secrets masked: the values of secret-looking keys entirely, strings
 // through String. v itself is not modified.
 func (m *Masker) Value(v any) any {
-	return m.ready().value(v)
+	return walker(m.ready().String).value(v)
 }
 
-func (m *Masker) value(v any) any {
+// ValueWith is Value with mask for the strings: for code that has another
+// Masker's String (a host's Mask, which also knows the secrets learnt
+// while running) rather than the Masker. Secret-looking keys are masked
+// as Value masks them.
+func ValueWith(v any, mask func(string) string) any {
+	return walker(mask).value(v)
+}
+
+// walker masks decoded values with its function for strings.
+type walker func(string) string
+
+func (m walker) value(v any) any {
 	switch x := v.(type) {
 	case string:
-		return m.String(x)
+		return m(x)
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, val := range x {
-			if IsSecretKey(k) && !isEmpty(val) {
-				out[k] = Mask
+			if IsSecretKey(k) {
+				out[k] = m.under(val)
 				continue
 			}
 			out[k] = m.value(val)
@@ -294,21 +442,70 @@ func (m *Masker) value(v any) any {
 	case []string:
 		out := make([]string, len(x))
 		for i, val := range x {
-			out[i] = m.String(val)
+			out[i] = m(val)
 		}
 		return out
 	case map[string]string:
 		out := make(map[string]string, len(x))
 		for k, val := range x {
-			if IsSecretKey(k) && val != "" {
-				out[k] = Mask
+			if IsSecretKey(k) {
+				out[k] = m.underString(val)
 				continue
 			}
-			out[k] = m.String(val)
+			out[k] = m(val)
 		}
 		return out
 	}
 	return v
+}
+
+// under masks a value stored under a secret-looking key: each literal in
+// it, a string or a number, however deep, so that the log keeps the
+// shape of what was sent (which keys an object had, that a value was an
+// expansion such as "$(cat key)") without any of the values. true, false
+// and null are not secrets and stay.
+func (m walker) under(v any) any {
+	switch x := v.(type) {
+	case string:
+		return m.underString(x)
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, val := range x {
+			out[k] = m.under(val)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, val := range x {
+			out[i] = m.under(val)
+		}
+		return out
+	case []string:
+		out := make([]string, len(x))
+		for i, val := range x {
+			out[i] = m.underString(val)
+		}
+		return out
+	case map[string]string:
+		out := make(map[string]string, len(x))
+		for k, val := range x {
+			out[k] = m.underString(val)
+		}
+		return out
+	case nil, bool:
+		return v
+	}
+	// A number, or a value of a type that decoded JSON does not hold.
+	return Mask
+}
+
+// underString is under for a string: masked when it is a literal, and
+// an expansion masked as any text is.
+func (m walker) underString(s string) string {
+	if isLiteral(s) {
+		return Mask
+	}
+	return m(s)
 }
 
 // Map is Value for the arguments of a tool call.
@@ -324,16 +521,6 @@ func isScheme(word string) bool {
 	switch strings.ToLower(word) {
 	case "bearer", "basic", "token":
 		return true
-	}
-	return false
-}
-
-func isEmpty(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case string:
-		return x == ""
 	}
 	return false
 }

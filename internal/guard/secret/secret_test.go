@@ -3,6 +3,7 @@ package secret
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -147,4 +148,69 @@ func TestMaskerAddMasksLaterSecrets(t *testing.T) {
 	}
 	var zero Masker
 	zero.Add("x") // does nothing, and does not panic
+}
+
+// TestStringMasksValuesNotWords: what follows a secret-looking key is
+// masked when it is a literal value, and kept when it is an expansion (so
+// the log shows the command that ran) or a word of a sentence.
+func TestStringMasksValuesNotWords(t *testing.T) {
+	var m *Masker
+	kept := []string{
+		`token=$(cat key) && curl -H "Authorization: Bearer $token" https://api.example`,
+		`export GITHUB_TOKEN="${GITHUB_TOKEN:-}"; PASSWORD=$DB_PASSWORD ./run`,
+		"token=`cat key` secret='$(pass show x)'",
+		`set API_KEY=%API_KEY% && curl -u user:%PASSWORD%`,
+		`with: {token: ${{ secrets.GITHUB_TOKEN }}}`,
+		"passwd: no such resource",
+		"cat: /etc/passwd: no such file or directory",
+		"Error: token: not found, password: Required. Try again",
+		"a Bearer token is needed; Basic auth is refused",
+	}
+	for _, in := range kept {
+		if got := m.String(in); got != in {
+			t.Errorf("String(%q) = %q, want it unchanged", in, got)
+		}
+	}
+	masked := []struct{ in, want string }{
+		{"password: hunter2 was refused", "password: *** was refused"},
+		{"token: abc", "token: ***"},
+		{"TOKEN=abc make && echo done", "TOKEN=*** make && echo done"},
+		{`{"password": "correct horse battery staple", "user": "ann"}`, `{"password": "***", "user": "ann"}`},
+		{`password='pass word' ./login`, `password='***' ./login`},
+		{`{\"api_key\": \"sk-live-42\"}`, `{\"api_key\": \"***\"}`},
+		{"Authorization: Bearer abc.DEF-123", "Authorization: Bearer ***"},
+		{"Authorization: Basic dXNlcjpwYXNz more", "Authorization: Basic *** more"},
+		{"token=ghp_abc$(x)", "token=***"},
+	}
+	for _, tt := range masked {
+		if got := m.String(tt.in); got != tt.want {
+			t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestValueMasksLiteralsUnderSecretKeys: under a secret-looking key each
+// literal is masked, however deep, and an expansion or a true/false
+// stays, so the log shows what was sent.
+func TestValueMasksLiteralsUnderSecretKeys(t *testing.T) {
+	m := New("s3cr3t-value")
+	got := m.Map(map[string]any{
+		"token":       "$(cat key)",
+		"password":    123456.0,
+		"auth":        true,
+		"credentials": map[string]any{"user": "bob", "pass": "pw", "keys": []any{"k1", nil}},
+		"secret":      "${VAULT_SECRET} s3cr3t-value",
+		"api_key":     "sk-123",
+	})
+	want := map[string]any{
+		"token":       "$(cat key)",
+		"password":    Mask,
+		"auth":        true,
+		"credentials": map[string]any{"user": Mask, "pass": Mask, "keys": []any{Mask, nil}},
+		"secret":      "${VAULT_SECRET} ***",
+		"api_key":     Mask,
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Map =\n%v\nwant\n%v", got, want)
+	}
 }
