@@ -497,6 +497,7 @@ func (h *Host) newApproval() *approval.Toolbox {
 			Yolo: h.settings.Yolo,
 		},
 		Info:    h.toolbox,
+		Subject: h.toolbox.subject,
 		Builtin: func(server string) bool { return builtins[server] },
 		Notice:  h.warn,
 		Asker:   h.approvalAsker(h.opts.Asker),
@@ -507,6 +508,7 @@ func (h *Host) newApproval() *approval.Toolbox {
 	if h.hooks != nil {
 		opts.Hooks = h.hooks
 	}
+	h.toolbox.policy = opts.Policy
 	return approval.New(h.toolbox, opts)
 }
 

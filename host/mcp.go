@@ -300,9 +300,10 @@ func (c *Conversation) UserMessage(ctx context.Context, text string) (provider.M
 }
 
 // UserMessageFiles is [Conversation.UserMessage] for a text of which only
-// typed is the user's own (a -p prompt before piped input, say): files are
-// attached only where typed names them, so that text from elsewhere cannot
-// send the user's files to the model.
+// typed is the user's own (a -p prompt before piped input, say): files and
+// resources are attached only where typed names them, so that text from
+// elsewhere (piped input, a file's content) can neither send the user's
+// files to the model nor have a server's resources read.
 func (c *Conversation) UserMessageFiles(ctx context.Context, text, typed string) (provider.Message, []Attachment, error) {
 	msg := provider.Message{Role: provider.RoleUser, Content: text}
 	known := map[string]bool{}
@@ -312,7 +313,7 @@ func (c *Conversation) UserMessageFiles(ctx context.Context, text, typed string)
 	vision := c.Model().Has(provider.CapabilityVision)
 	var parts []string
 	var atts []Attachment
-	for _, m := range attachRef.FindAllStringSubmatch(text, -1) {
+	for _, m := range attachRef.FindAllStringSubmatch(typed, -1) {
 		server, uri := m[2], strings.TrimRight(m[3], ".,;!?'\"")
 		if !known[server] {
 			continue
@@ -405,6 +406,13 @@ func PromptMessages(res *tool.PromptResult, vision bool) []provider.Message {
 // with args, adds its messages to the conversation, and more as one more
 // user message when not empty, and runs the turn.
 func (c *Conversation) RunPrompt(ctx context.Context, name string, args map[string]string, more string, on func(Event)) (Result, error) {
+	return c.RunPromptFiles(ctx, name, args, more, more, on)
+}
+
+// RunPromptFiles is [Conversation.RunPrompt] for a more of which only typed
+// is the user's own: only what typed names is attached (see
+// [Conversation.UserMessageFiles]).
+func (c *Conversation) RunPromptFiles(ctx context.Context, name string, args map[string]string, more, typed string, on func(Event)) (Result, error) {
 	if c.h.backend == nil {
 		return Result{}, ErrNoModel
 	}
@@ -414,7 +422,7 @@ func (c *Conversation) RunPrompt(ctx context.Context, name string, args map[stri
 	}
 	msgs := PromptMessages(res, c.Model().Has(provider.CapabilityVision))
 	if strings.TrimSpace(more) != "" {
-		msg, _, err := c.UserMessage(ctx, more)
+		msg, _, err := c.UserMessageFiles(ctx, more, typed)
 		if err != nil {
 			return Result{}, err
 		}

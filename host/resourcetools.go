@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/tool"
@@ -42,6 +43,9 @@ var resourceToolDefs = []tool.Def{
 type hostTools struct {
 	m       *servers.Manager
 	gotools *goTools
+	// policy is the approval policy: the resource tools never list nor
+	// read the resources of a server whose every tool it denies.
+	policy approval.Policy
 }
 
 // Tools implements runner.Toolbox.
@@ -50,7 +54,7 @@ func (t *hostTools) Tools() []provider.Tool {
 	if len(t.gotools.offered) > 0 {
 		tools = append(t.gotools.hide(tools, t.m), t.gotools.offered...)
 	}
-	if !t.m.HasResources() {
+	if !t.offersResources() {
 		return tools
 	}
 	for _, def := range resourceToolDefs {
@@ -105,6 +109,97 @@ func (t *hostTools) ToolInfo(name string) (tool.Def, bool) {
 	return t.m.ToolInfo(name)
 }
 
+// LiveToolInfo implements approval.LiveToolInfoSource: a server's tool
+// as the server lists it now; the host's own tools are always live.
+func (t *hostTools) LiveToolInfo(ctx context.Context, name string) (tool.Def, bool, error) {
+	if t.gotools.byName[name] != nil {
+		def, ok := t.ToolInfo(name)
+		return def, ok, nil
+	}
+	if def, ok := t.resource(name); ok {
+		return def, true, nil
+	}
+	return t.m.LiveToolInfo(ctx, name)
+}
+
+// subject is approval.Options.Subject: the server whose resources a call
+// of a resource tool reaches, so that the call is decided as one to that
+// server. A listing of every server reaches none (denied servers are left
+// out of it); a read whose server cannot be found reaches none either,
+// and fails.
+func (t *hostTools) subject(name string, args map[string]any) (approval.Subject, bool) {
+	def, ok := t.resource(name)
+	if !ok {
+		return approval.Subject{}, false
+	}
+	str := func(k string) string { s, _ := args[k].(string); return strings.TrimSpace(s) }
+	server := str("server")
+	if def.Name == "read_resource" {
+		uri := str("uri")
+		if uri == "" {
+			return approval.Subject{}, false
+		}
+		var err error
+		if server, err = findServer(t.m, server, uri); err != nil {
+			return approval.Subject{}, false
+		}
+	}
+	if server == "" {
+		return approval.Subject{}, false
+	}
+	return t.subjectOf(server), true
+}
+
+// subjectOf is server with the rule names of each of its tools.
+func (t *hostTools) subjectOf(server string) approval.Subject {
+	sub := approval.Subject{Server: server}
+	for _, tl := range t.m.Tools() {
+		if s, own, ok := t.m.Lookup(tl.Name); ok && s == server {
+			sub.Tools = append(sub.Tools, []string{tl.Name, s + "__" + own})
+		}
+	}
+	return sub
+}
+
+// hidden returns, for a server whose resources the approval policy
+// denies (it denies every tool of the server), why, worded for the model
+// and the user; "" for any other server.
+func (t *hostTools) hidden(server string) string {
+	v, denied := t.policy.DeniesServer(t.subjectOf(server))
+	if !denied {
+		return ""
+	}
+	return fmt.Sprintf("the resources of server %q are denied by the user's approval policy (%s); do not ask for them again", server, v.Why)
+}
+
+// offersResources reports whether a server the policy does not hide has
+// resources or resource templates, for which the resource tools are
+// offered.
+func (t *hostTools) offersResources() bool {
+	if !t.m.HasResources() {
+		return false
+	}
+	seen := map[string]bool{}
+	check := func(server string) bool {
+		if seen[server] {
+			return false
+		}
+		seen[server] = true
+		return t.hidden(server) == ""
+	}
+	for _, r := range t.m.Resources() {
+		if check(r.Server) {
+			return true
+		}
+	}
+	for _, tm := range t.m.Templates() {
+		if check(tm.Server) {
+			return true
+		}
+	}
+	return false
+}
+
 // Call implements runner.Toolbox.
 func (t *hostTools) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
 	if g := t.gotools.byName[name]; g != nil {
@@ -115,8 +210,16 @@ func (t *hostTools) Call(ctx context.Context, name string, args map[string]any) 
 		return t.m.Call(ctx, name, args)
 	}
 	str := func(k string) string { s, _ := args[k].(string); return strings.TrimSpace(s) }
+	refused := func(msg string) *tool.Result {
+		return &tool.Result{IsError: true, Content: []tool.Content{{Kind: tool.Text, Text: msg}}}
+	}
 	switch def.Name {
 	case "list_resources":
+		if only := str("server"); only != "" {
+			if why := t.hidden(only); why != "" {
+				return refused(why), nil
+			}
+		}
 		return textResult(t.listing(str("server"))), nil
 	default:
 		uri := str("uri")
@@ -125,7 +228,10 @@ func (t *hostTools) Call(ctx context.Context, name string, args map[string]any) 
 		}
 		server, err := findServer(t.m, str("server"), uri)
 		if err != nil {
-			return &tool.Result{IsError: true, Content: []tool.Content{{Kind: tool.Text, Text: err.Error()}}}, nil
+			return refused(err.Error()), nil
+		}
+		if why := t.hidden(server); why != "" {
+			return refused(why), nil
 		}
 		contents, err := t.m.ReadResource(ctx, server, uri)
 		if err != nil {
@@ -149,8 +255,17 @@ func (t *hostTools) Call(ctx context.Context, name string, args map[string]any) 
 // listing is the text of list_resources.
 func (t *hostTools) listing(only string) string {
 	var b strings.Builder
+	hidden := map[string]bool{}
+	hide := func(server string) bool {
+		h, ok := hidden[server]
+		if !ok {
+			h = t.hidden(server) != ""
+			hidden[server] = h
+		}
+		return h
+	}
 	for _, r := range t.m.Resources() {
-		if only != "" && r.Server != only {
+		if only != "" && r.Server != only || hide(r.Server) {
 			continue
 		}
 		fmt.Fprintf(&b, "- %s (server %s)", r.Resource.URI, r.Server)
@@ -167,7 +282,7 @@ func (t *hostTools) listing(only string) string {
 	}
 	first := true
 	for _, tm := range t.m.Templates() {
-		if only != "" && tm.Server != only {
+		if only != "" && tm.Server != only || hide(tm.Server) {
 			continue
 		}
 		if first {

@@ -98,15 +98,18 @@ func showStart(settings *config.Settings, stderr *pipeGuard, opts *host.Options)
 }
 
 // promptTurn runs the turn of a one-shot run: the --mcp-prompt's
-// messages (then the prompt, if any), or the prompt with the resources it
-// names as @SERVER:URI attached.
+// messages (then the prompt, if any), or the prompt with the files and
+// resources it names as @path and @SERVER:URI attached.
+//
+// Only -p (or the script's prompt) attaches: piped input is data, and
+// must neither send the user's files to the model nor have a server's
+// resources read.
 func promptTurn(ctx context.Context, conv *host.Conversation, settings *config.Settings, prompt string, on func(host.Event)) (host.Result, error) {
+	typed := strings.TrimSpace(settings.Prompt)
 	if settings.MCPPrompt != "" {
-		return conv.RunPrompt(ctx, settings.MCPPrompt, settings.PromptArgs, prompt, on)
+		return conv.RunPromptFiles(ctx, settings.MCPPrompt, settings.PromptArgs, prompt, typed, on)
 	}
-	// Files are attached from -p (or the script's prompt) only: piped
-	// input is data, and must not attach the user's files.
-	msg, _, err := conv.UserMessageFiles(ctx, prompt, strings.TrimSpace(settings.Prompt))
+	msg, _, err := conv.UserMessageFiles(ctx, prompt, typed)
 	if err != nil {
 		return host.Result{}, err
 	}

@@ -32,10 +32,15 @@
 //	-start-delay D      wait D (a Go duration) before serving
 //	-start-gate PATH    open PATH (a named pipe) before serving: the start
 //	                    waits until a test opens the pipe for writing
+//	-secret TEXT        offer the resource secret://vault/token holding TEXT
 //
 // The environment variable FAULTSERVER_VARIANT changes the server without
 // changing its command line (which is what a tool-list cache keys on):
-// "renamed" offers echo_v2 instead of echo; "broken" exits at start.
+// "renamed" offers echo_v2 instead of echo; "broken" exits at start;
+// "readonly" marks echo read-only (readOnlyHint).
+//
+// -secret TEXT offers one resource, secret://vault/token, whose content is
+// TEXT: a server's data that an approval policy may deny.
 //
 // Tools: echo, crash (exits mid-call), hang (blocks until cancelled), stubborn
 // (blocks, ignoring cancellation), big (a result of size bytes), whoami
@@ -71,7 +76,7 @@ import (
 
 type options struct {
 	trace, pidfile, stderr, message, banner, state string
-	id, startDelay, startGate                      string
+	id, startDelay, startGate, secret              string
 	code, exitStarts, exitAfter, many              int
 	exitAtStart, hangInit, grandchild, escape      bool
 	ignoreTerm, ignoreEOF, sleeper                 bool
@@ -101,6 +106,7 @@ func Main() int {
 	fs.StringVar(&o.id, "id", "", "what the whoami tool answers")
 	fs.StringVar(&o.startDelay, "start-delay", "", "wait this long before serving")
 	fs.StringVar(&o.startGate, "start-gate", "", "open this named pipe before serving (a gate a test opens)")
+	fs.StringVar(&o.secret, "secret", "", "offer the resource secret://vault/token holding this text")
 	fs.BoolVar(&o.ignoreTerm, "ignore-term", false, "ignore SIGTERM")
 	fs.BoolVar(&o.ignoreEOF, "ignore-eof", false, "keep running after stdin closes")
 	fs.BoolVar(&o.sleeper, "sleeper", false, "internal: be the grandchild")
@@ -159,6 +165,13 @@ func Main() int {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, nil)
 	f.addTools(srv)
 	f.addFeatureTools(srv)
+	if o.secret != "" {
+		srv.AddResource(&mcp.Resource{URI: "secret://vault/token", Name: "token", MIMEType: "text/plain"},
+			func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				f.event("secret read")
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: o.secret}}}, nil
+			})
+	}
 	f.out.afterWrite = f.afterWrite
 	err := srv.Run(context.Background(), &mcp.IOTransport{Reader: &stdin{r: os.Stdin, f: f}, Writer: f.out})
 	if err != nil {
@@ -303,7 +316,11 @@ func (f *fault) addTools(srv *mcp.Server) {
 	if os.Getenv("FAULTSERVER_VARIANT") == "renamed" {
 		echo = "echo_v2"
 	}
-	mcp.AddTool(srv, &mcp.Tool{Name: echo, Description: "echo the message back"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+	var echoHints *mcp.ToolAnnotations
+	if os.Getenv("FAULTSERVER_VARIANT") == "readonly" {
+		echoHints = &mcp.ToolAnnotations{ReadOnlyHint: true}
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: echo, Description: "echo the message back", Annotations: echoHints}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
 		return answered(text("Echo: " + in.Message))
 	})
 	for i := range f.opts.many {

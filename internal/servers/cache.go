@@ -21,9 +21,9 @@ const cacheFormat = 2
 // toolCache keeps each server's catalogue (its tools, prompts, resources
 // and resource templates) between runs, so that a run knows them before
 // any server starts and starts only the servers it uses. A catalogue is
-// keyed by what defines the server (transport, command, args, env,
-// working directory, URL, headers, whether it is given roots): a change
-// to any of them is another server. The server's own name and version are
+// keyed by what defines the server (transport, the command's resolved
+// file, args, env, working directory, URL, headers, whether it is given
+// roots; see cacheKey): a change to any of them is another server. The server's own name and version are
 // kept with it; a live catalogue that differs replaces it.
 type toolCache struct {
 	dir string
@@ -55,6 +55,30 @@ func cacheable(spec config.ServerSpec) bool {
 
 // path is the file of spec's list.
 func (c *toolCache) path(spec config.ServerSpec) string {
+	sum := sha256.Sum256(cacheKey(spec))
+	return filepath.Join(c.dir, "tools", hex.EncodeToString(sum[:16])+".json")
+}
+
+// cacheKey is everything that decides which tools a server offers, so
+// that two servers that differ in any of it never share a cached list:
+// the same command started in two projects may be two different programs
+// (a relative path, a script beside it), and a cached list is what the
+// tools are offered from before the server runs. The working directory is
+// mcphost's own when the spec has none, where the server will start; the
+// command is the file it resolves to now. Only the key's hash names the
+// file: header and environment values are never written out.
+func cacheKey(spec config.ServerSpec) []byte {
+	dir := spec.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	command := spec.Command
+	if spec.Transport == config.TransportStdio || spec.Transport == "" {
+		command = resolvedCommand(spec.Command, dir)
+	}
 	key, _ := json.Marshal(struct {
 		Transport config.Transport  `json:"t"`
 		Command   string            `json:"c"`
@@ -67,9 +91,25 @@ func (c *toolCache) path(spec config.ServerSpec) string {
 		// A server given roots may offer other tools (server-everything's
 		// get-roots-list); which roots does not matter.
 		Roots bool `json:"r"`
-	}{spec.Transport, spec.Command, spec.Args, spec.Env, spec.Dir, spec.URL, spec.Headers, spec.FallbackSSE, len(spec.Roots) > 0})
-	sum := sha256.Sum256(key)
-	return filepath.Join(c.dir, "tools", hex.EncodeToString(sum[:16])+".json")
+	}{spec.Transport, command, spec.Args, spec.Env, dir, spec.URL, spec.Headers, spec.FallbackSSE, len(spec.Roots) > 0})
+	return key
+}
+
+// resolvedCommand is the file a stdio server's command names, as a start
+// from dir would find it, links followed; the command as written when it
+// cannot be found (its start fails, and nothing is cached).
+func resolvedCommand(command, dir string) string {
+	path, err := resolveCommand(command, dir)
+	if err != nil {
+		return command
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	return path
 }
 
 // load returns the cached catalogue of spec, if there is one this mcphost

@@ -395,10 +395,10 @@ func TestConcurrentCallsAskOneAtATime(t *testing.T) {
 		})
 	}
 	// Hold the first question open until every call has been decided (five
-	// lookups) and the first has fetched its definition for the question
-	// (one more): the other four are now on their way to asking.
+	// lookups; the question shows the definition its call was decided on):
+	// the other four are now on their way to asking.
 	<-asker.entered
-	for range 6 {
+	for range 5 {
 		<-info.looked
 	}
 	// No event says "blocked on the question lock", so give a second

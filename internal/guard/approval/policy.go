@@ -182,3 +182,107 @@ func specificity(p string) int {
 	}
 	return n
 }
+
+// Subject is the server whose data a call of one of mcphost's own tools
+// reaches: the resource tools read a server's resources, which is the
+// server's data as much as its tools' answers are.
+type Subject struct {
+	// Server is the server's name.
+	Server string
+	// Tools are the names rules are matched against for each of the
+	// server's tools (the exposed name and the server's own
+	// "server__tool").
+	Tools [][]string
+}
+
+// DecideSubject returns the verdict for a call of the tool the model calls
+// name (a resource tool) that reaches sub's server, so that reading a
+// server's resources is decided as a read-only tool of that server is:
+//
+//   - denying all of the server's tools (a rule such as "vault__*" that
+//     matches every tool name of it, or a deny rule for each tool it has)
+//     denies reading it, whatever allows the resource tool;
+//   - a deny rule for the resource tool denies it for every server;
+//   - otherwise the more specific of a rule for all of the server's tools
+//     and a rule naming the resource tool decides (the stricter at equal
+//     specificity); with neither, a server whose every tool the rules ask
+//     about (or deny) is asked about, and any other is allowed: reading
+//     only reads.
+//
+// --yolo turns an ask into an allow, as for any tool.
+func (p Policy) DecideSubject(name string, sub Subject) Verdict {
+	v := p.decideSubject(name, sub)
+	if v.Decision == Ask && p.Yolo {
+		return Verdict{Decision: Allow, Pattern: v.Pattern, Why: "--yolo allows every tool that is not denied"}
+	}
+	return v
+}
+
+func (p Policy) decideSubject(name string, sub Subject) Verdict {
+	if v, denied := p.DeniesServer(sub); denied {
+		return v
+	}
+	server := p.rule([]string{sub.Server + separator})
+	each := p.eachTool(sub)
+	own := p.rule([]string{name})
+	switch {
+	case own.Decision == Deny:
+		return own
+	case server.Decision != "" && own.Decision != "":
+		sp, op := specificity(server.Pattern), specificity(own.Pattern)
+		if sp > op || (sp == op && server.Decision.rank() > own.Decision.rank()) {
+			return p.serverWide(server, sub.Server)
+		}
+		return own
+	case server.Decision != "":
+		return p.serverWide(server, sub.Server)
+	case own.Decision != "":
+		return own
+	case each == Ask:
+		return Verdict{Decision: Ask, Why: fmt.Sprintf("the rules ask about every tool of server %q, and so about its resources", sub.Server)}
+	}
+	return Verdict{Decision: Allow, Why: fmt.Sprintf("it only reads server %q's resources", sub.Server)}
+}
+
+// DeniesServer reports whether the rules deny every tool of sub's server
+// (a rule such as "vault__*" that matches every tool name of it, or a
+// deny rule for each tool it has), and the verdict saying so: such a
+// server's resources are denied too, never listed nor read.
+func (p Policy) DeniesServer(sub Subject) (Verdict, bool) {
+	// A rule for every tool of the server matches the server's prefix
+	// with an empty tool name: "vault__*", "vault*", "*".
+	if v := p.rule([]string{sub.Server + separator}); v.Decision == Deny {
+		v.Why = fmt.Sprintf("%s, which denies every tool of server %q and so its resources", v.Why, sub.Server)
+		return v, true
+	}
+	if p.eachTool(sub) == Deny {
+		return Verdict{Decision: Deny, Why: fmt.Sprintf("the rules deny every tool of server %q, and so its resources", sub.Server)}, true
+	}
+	return Verdict{}, false
+}
+
+// eachTool is the least strict of the verdicts of the rules for each of
+// sub's tools, when a rule decides every one of them; "" otherwise.
+func (p Policy) eachTool(sub Subject) Decision {
+	var each Decision
+	for _, names := range sub.Tools {
+		v := p.rule(names)
+		if v.Decision == "" {
+			return ""
+		}
+		if each == "" || v.Decision.rank() < each.rank() {
+			each = v.Decision
+		}
+	}
+	return each
+}
+
+// serverWide words the verdict of a rule for all of server's tools, as
+// applied to its resources.
+func (Policy) serverWide(v Verdict, server string) Verdict {
+	v.Why = fmt.Sprintf("%s, for every tool of server %q and so its resources", v.Why, server)
+	return v
+}
+
+// separator joins a server's name and its tool's in the names rules match.
+const separator = "__"

@@ -2,6 +2,9 @@ package approval
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -102,12 +105,30 @@ type ToolInfoSource interface {
 	ToolInfo(name string) (tool.Def, bool)
 }
 
+// LiveToolInfoSource is a ToolInfoSource that can give a tool's definition
+// as its server lists it now: a server whose tools are known only from the
+// cache of an earlier run is started (or waited for), and a list the
+// server said changed is listed again, first. A call is decided on it, so
+// that a cached or outdated definition never loosens approval.
+// servers.Manager implements it; an error means the live list could not be
+// had, and the tool counts as not read-only.
+type LiveToolInfoSource interface {
+	ToolInfoSource
+	LiveToolInfo(ctx context.Context, name string) (tool.Def, bool, error)
+}
+
 // Options configure a Toolbox.
 type Options struct {
 	Policy Policy
 	// Info supplies the annotations the defaults depend on; nil means
-	// none are known, so every tool without a rule is asked.
+	// none are known, so every tool without a rule is asked. When it is a
+	// LiveToolInfoSource, calls are decided on the live definitions.
 	Info ToolInfoSource
+	// Subject, when set, tells which server's data a call of one of
+	// mcphost's own tools reaches (the resource tools): such a call is
+	// decided by Policy.DecideSubject. ok is false for a call that
+	// reaches no one server.
+	Subject func(name string, args map[string]any) (sub Subject, ok bool)
 	// Builtin reports whether a server is compiled into mcphost; nil
 	// means none is.
 	Builtin func(server string) bool
@@ -134,7 +155,7 @@ type Toolbox struct {
 
 	mu       sync.Mutex
 	asker    Asker
-	session  map[string]bool // tools the user allowed for the session
+	session  map[string]bool // tools the user allowed for the session (see sessionKey)
 	notified map[string]bool // tools whose refusal the user was told about
 }
 
@@ -228,7 +249,8 @@ func (t *Toolbox) CallApproved(ctx context.Context, name string, args map[string
 	}
 	server, tool, _ := t.inner.Lookup(name)
 	rec := Record{Time: time.Now(), Name: name, Server: server, Tool: tool, Arguments: args}
-	v := t.Decide(name)
+	c := t.decideCall(ctx, name, args)
+	v := c.verdict
 	if v.Decision != Deny && t.opts.Hooks != nil {
 		hv := t.opts.Hooks.PreToolUse(ctx, ask.CallRequest{Name: name, Server: server, Tool: tool, Arguments: args, Why: v.Why})
 		rec.Hooks = hv.Runs
@@ -253,7 +275,7 @@ func (t *Toolbox) CallApproved(ctx context.Context, name string, args map[string
 	}
 
 	t.mu.Lock()
-	remembered, asker := t.session[name], t.asker
+	remembered, asker := t.session[c.key], t.asker
 	t.mu.Unlock()
 	if remembered {
 		rec.Outcome = AskedYes
@@ -262,7 +284,83 @@ func (t *Toolbox) CallApproved(ctx context.Context, name string, args map[string
 	if asker == nil {
 		return t.noOne(rec)
 	}
-	return t.ask(ctx, asker, rec, v, approved)
+	return t.ask(ctx, asker, rec, c, v, approved)
+}
+
+// callDecision is how a call was decided before any hook or person: the
+// verdict, the definition it was decided on (nil when unknown) and the
+// key of a "yes for this tool" that covers it.
+type callDecision struct {
+	verdict Verdict
+	info    *tool.Def
+	key     string
+}
+
+// decideCall decides a call on the tool's live definition when no rule
+// settles it (see LiveToolInfoSource), and for a resource tool as a call
+// to the server it reaches (see Options.Subject).
+func (t *Toolbox) decideCall(ctx context.Context, name string, args map[string]any) callDecision {
+	names, server, known := t.ruleNames(name)
+	c := callDecision{key: name}
+	if t.opts.Subject != nil {
+		if sub, ok := t.opts.Subject(name, args); ok {
+			// A yes to reading one server's resources is not a yes to
+			// reading another's.
+			c.key = name + "\x00" + sub.Server
+			c.verdict = t.opts.Policy.DecideSubject(name, sub)
+			c.info = t.info(ctx, name, false)
+			return c
+		}
+	}
+	c.verdict = t.opts.Policy.Decide(nil, false, names...)
+	settled := t.opts.Policy.rule(names).Decision != ""
+	// The definition is wanted for the question too, but only a call that
+	// no rule settles waits for a server to list it live.
+	c.info = t.info(ctx, name, !settled)
+	if !settled {
+		c.verdict = t.opts.Policy.Decide(c.info, known && t.opts.Builtin(server), names...)
+	}
+	c.key = sessionKey(name, c.info)
+	return c
+}
+
+// info returns the definition of the tool the model calls name; live asks
+// for its server's live list (see LiveToolInfoSource). Nil when unknown.
+func (t *Toolbox) info(ctx context.Context, name string, live bool) *tool.Def {
+	if t.opts.Info == nil {
+		return nil
+	}
+	if src, ok := t.opts.Info.(LiveToolInfoSource); ok && live {
+		def, ok, err := src.LiveToolInfo(ctx, name)
+		if err != nil || !ok {
+			return nil
+		}
+		return &def
+	}
+	if def, ok := t.opts.Info.ToolInfo(name); ok {
+		return &def
+	}
+	return nil
+}
+
+// sessionKey is what a "yes for this tool this session" is remembered
+// under: the tool's name and its definition, so that a tool whose server
+// changed its description, annotations or schema since is asked about
+// again.
+func sessionKey(name string, info *tool.Def) string {
+	if info == nil {
+		return name
+	}
+	def := info.Raw
+	if len(def) == 0 {
+		def, _ = json.Marshal(struct {
+			Title, Description string
+			Annotations        *tool.Annotations
+			Schema             json.RawMessage
+		}{info.Title, info.Description, info.Annotations, info.InputSchema})
+	}
+	sum := sha256.Sum256(def)
+	return name + "\x00" + hex.EncodeToString(sum[:8])
 }
 
 // noOne refuses a call that needs a person when no one can be asked, and
@@ -274,12 +372,12 @@ func (t *Toolbox) noOne(rec Record) (*tool.Result, error) {
 }
 
 // ask puts the call to a human, one question at a time.
-func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict, approved func()) (*tool.Result, error) {
+func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, c callDecision, v Verdict, approved func()) (*tool.Result, error) {
 	t.askMu.Lock()
 	// While this call waited its turn, the user may have said "yes for
 	// this tool" to another call of it.
 	t.mu.Lock()
-	remembered := t.session[rec.Name]
+	remembered := t.session[c.key]
 	t.mu.Unlock()
 	if remembered {
 		t.askMu.Unlock()
@@ -292,19 +390,14 @@ func (t *Toolbox) ask(ctx context.Context, asker Asker, rec Record, v Verdict, a
 		t.askMu.Unlock()
 		return nil, err
 	}
-	var info *tool.Def
-	if t.opts.Info != nil {
-		if def, ok := t.opts.Info.ToolInfo(rec.Name); ok {
-			info = &def
-		}
-	}
+	info := c.info
 	ans, err := asker.Ask(ctx, ask.CallRequest{
 		Name: rec.Name, Server: rec.Server, Tool: rec.Tool,
 		Arguments: rec.Arguments, Info: info, Why: v.Why,
 	})
 	if err == nil && ans.Choice == ask.YesSession {
 		t.mu.Lock()
-		t.session[rec.Name] = true
+		t.session[c.key] = true
 		t.mu.Unlock()
 	}
 	t.askMu.Unlock()
