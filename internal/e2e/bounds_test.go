@@ -203,3 +203,49 @@ func TestEndlessPaginationIsStopped(t *testing.T) {
 		})
 	}
 }
+
+// TestATricklingModelIsStopped: a model that sends a piece now and then,
+// never silent for --model-idle-timeout, still ends at --model-timeout,
+// with exit 3 and an error naming the flag, and is not asked again.
+func TestATricklingModelIsStopped(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	const n = 2000
+	reply := ollamatest.Reply{Chunks: make([]string, n), HoldBefore: map[int]<-chan struct{}{}}
+	gates := make([]chan struct{}, n)
+	for i := range n {
+		reply.Chunks[i] = "."
+		gates[i] = make(chan struct{})
+		reply.HoldBefore[i] = gates[i]
+	}
+	ollama.Enqueue(reply)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		// A piece every 50ms: never idle for 2s, yet 100s in all.
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for _, g := range gates {
+			select {
+			case <-tick.C:
+				close(g)
+			case <-stop:
+				return
+			}
+		}
+	}()
+	out := runBounded(t, invocation{args: []string{"-m", "tiny", "-p", "hello?", "--model-idle-timeout", "2s", "--model-timeout", "1s", "--output", "json"}, host: ollama.URL}, 60*time.Second)
+	var final struct {
+		Error    string
+		ExitCode int `json:"exit_code"`
+	}
+	if err := json.Unmarshal([]byte(out.stdout), &final); err != nil {
+		t.Fatalf("stdout %q, stderr %q: %v", out.stdout, out.stderr, err)
+	}
+	if out.code != 3 || final.ExitCode != 3 || !strings.Contains(final.Error, "the model's call took longer than 1s in all, so it was stopped") || !strings.Contains(final.Error, "--model-timeout") {
+		t.Errorf("exit %d, final %+v, stderr %q", out.code, final, out.stderr)
+	}
+	if n := ollama.RequestCount(); n != 1 {
+		t.Errorf("%d model requests, want 1", n)
+	}
+}
