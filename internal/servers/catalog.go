@@ -234,7 +234,9 @@ type Change struct {
 
 // listChanged handles a server's list_changed notification: the list is
 // fetched again at once (one refresh at a time per server; notifications
-// that come meanwhile are folded into the next).
+// that come meanwhile are folded into one more, after the one in flight),
+// so the lists are always fetched after the last notification, however
+// many come.
 func (m *Manager) listChanged(sess *mcp.ClientSession, kind listKind) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -258,10 +260,21 @@ func (m *Manager) refreshLocked(s *server) {
 	go m.refresh(s)
 }
 
+// A list that fails to be fetched again is tried again, refreshRetries
+// times at most, after refreshDelay, then twice that, and so on: a
+// server busy with its own flood of notifications may fail a request, and
+// its lists must not stay stale for want of another notification.
+const (
+	refreshRetries = 4
+	refreshDelay   = 200 * time.Millisecond
+)
+
 // refresh lists s's dirty lists again until none is dirty, publishing
-// each result and reporting what changed.
+// each result. What changed is told to OnChange apart (see tell), so a
+// slow listener never holds up the next listing.
 func (m *Manager) refresh(s *server) {
 	defer m.work.Done()
+	failures := 0
 	for {
 		m.mu.Lock()
 		kinds, c := s.dirty, s.cur
@@ -280,8 +293,29 @@ func (m *Manager) refresh(s *server) {
 		cancel()
 		if err != nil {
 			m.log.Debug("listing again after list_changed failed", "server", s.spec.Name, "error", err)
+			if c.calls.Err() != nil || m.life.Err() != nil {
+				continue // stopped on purpose: the next connection lists anew
+			}
+			if _, tooLong := errors.AsType[*listTooLongError](err); tooLong || failures >= refreshRetries {
+				m.warn(fmt.Sprintf("server %q said its lists changed, but listing them again failed: %v; mcphost goes on with the lists it had (/mcp restart %s lists them anew)", s.spec.Name, err, s.spec.Name))
+				failures = 0
+				continue
+			}
+			m.mu.Lock()
+			s.dirty |= kinds // still to be listed, with whatever came meanwhile
+			m.mu.Unlock()
+			wait := time.NewTimer(refreshDelay << failures)
+			failures++
+			select {
+			case <-wait.C:
+			case <-c.calls.Done():
+				wait.Stop()
+			case <-m.life.Done():
+				wait.Stop()
+			}
 			continue
 		}
+		failures = 0
 		m.mu.Lock()
 		if s.cur != c {
 			m.mu.Unlock()
@@ -289,15 +323,85 @@ func (m *Manager) refresh(s *server) {
 		}
 		changes := diffCatalog(s.spec.Name, s.cat, &next)
 		m.publishLocked(s, &next)
-		onChange := m.onChange
-		m.mu.Unlock()
 		for _, ch := range changes {
 			m.log.Debug("server list changed", "server", ch.Server, "list", ch.Kind, "added", ch.Added, "removed", ch.Removed)
-			if onChange != nil {
-				onChange(ch)
+		}
+		m.tellLocked(s, changes)
+		m.mu.Unlock()
+	}
+}
+
+// tellLocked hands changes to OnChange, one at a time per server, on a
+// goroutine of their own. While the listener is busy, further changes of
+// the same list are merged into the one waiting, so the news stays
+// bounded however often the server changes. The caller holds m.mu.
+func (m *Manager) tellLocked(s *server, changes []Change) {
+	if m.onChange == nil || len(changes) == 0 {
+		return
+	}
+	for _, ch := range changes {
+		i := slices.IndexFunc(s.news, func(n Change) bool { return n.Kind == ch.Kind })
+		if i < 0 {
+			s.news = append(s.news, ch)
+			continue
+		}
+		s.news[i] = mergeChanges(s.news[i], ch)
+	}
+	if s.telling || m.closed {
+		return
+	}
+	s.telling = true
+	m.work.Add(1)
+	go m.tell(s, m.onChange)
+}
+
+// tell tells onChange of s's news until there is none.
+func (m *Manager) tell(s *server, onChange func(Change)) {
+	defer m.work.Done()
+	for {
+		m.mu.Lock()
+		var ch Change
+		for len(s.news) > 0 && ch.Server == "" {
+			ch, s.news = s.news[0], s.news[1:]
+			if len(ch.Added) == 0 && len(ch.Removed) == 0 {
+				ch = Change{} // merged into nothing
 			}
 		}
+		if ch.Server == "" {
+			s.telling = false
+			m.mu.Unlock()
+			return
+		}
+		m.mu.Unlock()
+		onChange(ch)
 	}
+}
+
+// mergeChanges is the change from before a to after b: a name added and
+// then removed is neither, and so is one removed and then added again.
+func mergeChanges(a, b Change) Change {
+	out := Change{Server: a.Server, Kind: a.Kind}
+	for _, n := range a.Added {
+		if !slices.Contains(b.Removed, n) {
+			out.Added = append(out.Added, n)
+		}
+	}
+	for _, n := range b.Added {
+		if !slices.Contains(a.Removed, n) && !slices.Contains(out.Added, n) {
+			out.Added = append(out.Added, n)
+		}
+	}
+	for _, n := range a.Removed {
+		if !slices.Contains(b.Added, n) {
+			out.Removed = append(out.Removed, n)
+		}
+	}
+	for _, n := range b.Removed {
+		if !slices.Contains(a.Added, n) && !slices.Contains(out.Removed, n) {
+			out.Removed = append(out.Removed, n)
+		}
+	}
+	return out
 }
 
 // refreshWait bounds how long a call waits for its server's lists to be

@@ -63,6 +63,10 @@ type server struct {
 	// refreshing is set while they are listed.
 	dirty      listKind
 	refreshing bool
+	// news are the changes listed but not yet told to OnChange, merged
+	// per list; telling is set while they are told (see tell).
+	news    []Change
+	telling bool
 	// cacheFP is the fingerprint of what the cache holds for the server.
 	cacheFP string
 	// client is the go-sdk client the server connects with: the manager's
