@@ -75,9 +75,10 @@ import (
 type options struct {
 	trace, pidfile, stderr, message, banner, state string
 	id, startDelay, startGate                      string
-	code, exitStarts, exitAfter, many, endless     int
+	code, exitStarts, exitAfter, many              int
 	exitAtStart, hangInit, grandchild, escape      bool
 	ignoreTerm, ignoreEOF, sleeper                 bool
+	endless                                        int // tools per page of a list without end
 }
 
 // Main runs the fault server with the flags in os.Args[1:], serving on
@@ -161,11 +162,11 @@ func Main() int {
 	}
 
 	srv := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, nil)
-	f.addTools(srv)
-	f.addFeatureTools(srv)
 	if o.endless > 0 {
 		srv.AddReceivingMiddleware(f.endlessTools)
 	}
+	f.addTools(srv)
+	f.addFeatureTools(srv)
 	f.out.afterWrite = f.afterWrite
 	err := srv.Run(context.Background(), &mcp.IOTransport{Reader: &stdin{r: os.Stdin, f: f}, Writer: f.out})
 	if err != nil {
