@@ -48,11 +48,13 @@ type Settings struct {
 	// MaxResultBytes caps each tool result the model sees; 0 leaves the
 	// cap to the runner (about half the context window).
 	MaxResultBytes int
-	// MaxReplyBytes caps one model reply and ModelIdleTimeout the time a
-	// model call may go without receiving anything; MaxStdinBytes caps
-	// piped input. All at least 1.
+	// MaxReplyBytes caps one model reply, ModelIdleTimeout the time a
+	// model call may go without receiving anything and ModelTimeout the
+	// time it may take in all; MaxStdinBytes caps piped input. All at
+	// least 1 (ModelTimeout: 0 means provider.DefaultTimeout).
 	MaxReplyBytes    int
 	ModelIdleTimeout time.Duration
+	ModelTimeout     time.Duration
 	MaxStdinBytes    int
 	// MaxParallelTools is how many tool calls of one model message run at
 	// once, MaxToolCalls how many run at all. Both at least 1.

@@ -83,6 +83,9 @@ func checkSettings(s *config.Settings) error {
 			return configError(&config.Error{Field: b.key, Message: fmt.Sprintf("%s must not be negative (0 means the default), got %d", b.key, b.value)})
 		}
 	}
+	if s.ModelTimeout < 0 {
+		return configError(&config.Error{Field: "model-timeout", Message: fmt.Sprintf("model-timeout must not be negative (0 means the default), got %s", s.ModelTimeout)})
+	}
 	if s.ModelIdleTimeout < 0 {
 		return configError(&config.Error{Field: "model-idle-timeout", Message: fmt.Sprintf("model-idle-timeout must not be negative (0 means the default), got %s", s.ModelIdleTimeout)})
 	}

@@ -83,7 +83,7 @@ func (h *Host) NewConversation() *Conversation {
 		// provider's defaults.
 		MaxParallelTools: s.MaxParallelTools,
 		MaxToolCalls:     s.MaxToolCalls,
-		Limits:           provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
+		Limits:           provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout, Timeout: s.ModelTimeout},
 		ToolShare:        s.ToolShare,
 		Embedder:         h.embedder,
 		Think:            s.Think,

@@ -103,7 +103,7 @@ func (h *Host) sample(ctx context.Context, req ask.SamplingRequest) (res samplin
 			// The server's limit, temperature and stops over the model's own
 			// generation parameters.
 			Generation: h.generationFor(model.Name).Over(provider.GenerationOptions{MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.StopSequences}),
-			Limits:     provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout},
+			Limits:     provider.Limits{MaxReplyBytes: s.MaxReplyBytes, IdleTimeout: s.ModelIdleTimeout, Timeout: s.ModelTimeout},
 		}, nil)
 	})
 	if err != nil {

@@ -12,10 +12,15 @@ import (
 
 // Defaults of [Limits]. A reply of 8 MiB is some two million tokens, far
 // past any context window; five minutes of silence is longer than a large
-// model takes to load.
+// model takes to load. Half an hour for a whole call leaves room for the
+// slowest setup in use: a local model on a CPU at a few tokens a second
+// reads a long prompt for minutes, then writes a few thousand tokens for
+// ten or twenty more; yet a model that sends a byte just before each idle
+// timeout is stopped within the hour.
 const (
 	DefaultMaxReplyBytes = 8 << 20
 	DefaultIdleTimeout   = 5 * time.Minute
+	DefaultTimeout       = 30 * time.Minute
 )
 
 // Limits bound one model call, whatever the engine, so that a model (or
@@ -28,6 +33,11 @@ type Limits struct {
 	// IdleTimeout ends a call that receives nothing for this long, the
 	// wait for the first piece included. 0 means DefaultIdleTimeout.
 	IdleTimeout time.Duration
+	// Timeout ends a call that takes longer than this in all, however
+	// steadily the reply comes (retries included), so that a model that
+	// keeps the idle timeout at bay with a byte now and then cannot hold
+	// the run for ever. 0 means DefaultTimeout.
+	Timeout time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -37,6 +47,9 @@ func (l Limits) withDefaults() Limits {
 	if l.IdleTimeout <= 0 {
 		l.IdleTimeout = DefaultIdleTimeout
 	}
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultTimeout
+	}
 	return l
 }
 
@@ -45,6 +58,7 @@ func (l Limits) withDefaults() Limits {
 var (
 	ErrReplyTooLarge = errors.New("the model's reply is too large")
 	ErrIdle          = errors.New("the model stopped answering")
+	ErrTimeout       = errors.New("the model call took too long")
 )
 
 // Meter enforces [Limits] on one model call. Watch starts it with the
@@ -54,7 +68,8 @@ var (
 type Meter struct {
 	limits Limits
 	cancel context.CancelCauseFunc
-	timer  *time.Timer
+	timer  *time.Timer // the idle timeout, reset by every piece
+	total  *time.Timer // the timeout of the whole call
 
 	mu     sync.Mutex
 	bytes  int
@@ -71,6 +86,11 @@ func (l Limits) Watch(ctx context.Context) (context.Context, *Meter) {
 		m.end(&Error{Kind: ErrProvider, Err: ErrIdle, Message: fmt.Sprintf(
 			"the model sent nothing for %s, so the call was stopped: is the engine overloaded or stuck? (a slower model may need a longer --model-idle-timeout)",
 			m.limits.IdleTimeout)})
+	})
+	m.total = time.AfterFunc(m.limits.Timeout, func() {
+		m.end(&Error{Kind: ErrProvider, Err: ErrTimeout, Message: fmt.Sprintf(
+			"the model's call took longer than %s in all, so it was stopped: is the engine stuck, or too slow for this model? (--model-timeout sets the limit)",
+			m.limits.Timeout)})
 	})
 	return ctx, m
 }
@@ -106,6 +126,7 @@ func (m *Meter) Err() error {
 // Stop releases the Meter's timer and context.
 func (m *Meter) Stop() {
 	m.timer.Stop()
+	m.total.Stop()
 	m.cancel(context.Canceled)
 }
 

@@ -34,7 +34,26 @@ func TestMeterEndsASilentCall(t *testing.T) {
 }
 
 func TestLimitsDefaults(t *testing.T) {
-	if l := (Limits{}).withDefaults(); l.MaxReplyBytes != DefaultMaxReplyBytes || l.IdleTimeout != DefaultIdleTimeout {
+	if l := (Limits{}).withDefaults(); l.MaxReplyBytes != DefaultMaxReplyBytes || l.IdleTimeout != DefaultIdleTimeout || l.Timeout != DefaultTimeout {
 		t.Errorf("defaults = %+v", l)
+	}
+}
+
+// TestMeterEndsACallThatTakesTooLong: a reply that trickles in, each
+// piece well within the idle timeout, still ends at the total timeout.
+func TestMeterEndsACallThatTakesTooLong(t *testing.T) {
+	ctx, m := Limits{IdleTimeout: time.Hour, Timeout: 50 * time.Millisecond}.Watch(context.Background())
+	defer m.Stop()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for ctx.Err() == nil {
+		select {
+		case <-tick.C:
+			m.Add(1)
+		case <-ctx.Done():
+		}
+	}
+	if !errors.Is(m.Err(), ErrTimeout) || !errors.Is(m.Err(), ErrProvider) || m.Add(1) {
+		t.Errorf("err %v after the total timeout", m.Err())
 	}
 }

@@ -196,8 +196,8 @@ type Provider interface {
 	Show(ctx context.Context, model string) (ModelInfo, error)
 	// Chat runs one model call. onDelta, when not nil, receives the output
 	// as it streams; the returned [Response] holds all of it. A call that
-	// passes req.Limits fails with an *[Error] wrapping ErrReplyTooLarge or
-	// ErrIdle.
+	// passes req.Limits fails with an *[Error] wrapping ErrReplyTooLarge,
+	// ErrIdle or ErrTimeout.
 	Chat(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
 }
 

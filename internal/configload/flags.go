@@ -47,11 +47,12 @@ const (
 	keyMCPPrompt = "mcp-prompt"
 	keyPromptArg = "prompt-arg"
 	// The bounds on what the model and the input may cost: the size of
-	// one model reply, how long the model may stay silent, the size of
-	// piped stdin, and the tool calls of one model message (at once and
-	// in all).
+	// one model reply, how long the model may stay silent and how long a
+	// model call may take in all, the size of piped stdin, and the tool
+	// calls of one model message (at once and in all).
 	keyMaxReplyBytes    = "max-reply-bytes"
 	keyModelIdleTimeout = "model-idle-timeout"
+	keyModelTimeout     = "model-timeout"
 	keyMaxStdinBytes    = "max-stdin-bytes"
 	keyMaxParallelTools = "max-parallel-tools"
 	keyMaxToolCalls     = "max-tool-calls"
@@ -85,6 +86,7 @@ const (
 	// tool-call ones runner.Options'.
 	defaultMaxReplyBytes    = 8 << 20
 	defaultModelIdleTimeout = 5 * time.Minute
+	defaultModelTimeout     = provider.DefaultTimeout
 	defaultMaxStdinBytes    = 16 << 20
 	defaultMaxParallelTools = 8
 	defaultMaxToolCalls     = 32
@@ -103,7 +105,7 @@ func outputFormats() []string {
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
 	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
-		keyMaxReplyBytes, keyModelIdleTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
+		keyMaxReplyBytes, keyModelIdleTimeout, keyModelTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
 		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel, keyThink}
 }
 
@@ -140,6 +142,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Int(keyMaxResultBytes, 0, "cut each tool result to `N` bytes before the model sees it (0: about half the context window)")
 	fs.Int(keyMaxReplyBytes, defaultMaxReplyBytes, "stop a model reply longer than `N` bytes (an error, exit 3)")
 	fs.Duration(keyModelIdleTimeout, defaultModelIdleTimeout, "stop a model call that sends nothing for `DURATION` (an error, exit 3)")
+	fs.Duration(keyModelTimeout, defaultModelTimeout, "stop a model call that takes longer than `DURATION` in all (an error, exit 3)")
 	fs.Int(keyMaxStdinBytes, defaultMaxStdinBytes, "refuse piped input longer than `N` bytes (exit 2)")
 	fs.Int(keyMaxParallelTools, defaultMaxParallelTools, "run at most `N` tool calls of one model message at once; the rest wait")
 	fs.Int(keyMaxToolCalls, defaultMaxToolCalls, "run at most `N` tool calls of one model message; the model is told the rest were not run")

@@ -51,6 +51,7 @@ func TestRegisterFlags(t *testing.T) {
 		{"prompt-arg", "", "[]"},
 		{"max-reply-bytes", "", "8388608"},
 		{"model-idle-timeout", "", "5m0s"},
+		{"model-timeout", "", "30m0s"},
 		{"max-stdin-bytes", "", "16777216"},
 		{"max-parallel-tools", "", "8"},
 		{"max-tool-calls", "", "32"},

@@ -136,6 +136,7 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 	s.MaxResultBytes = g.integer(keyMaxResultBytes)
 	s.MaxReplyBytes = g.integer(keyMaxReplyBytes)
 	s.ModelIdleTimeout = g.duration(keyModelIdleTimeout)
+	s.ModelTimeout = g.duration(keyModelTimeout)
 	s.MaxStdinBytes = g.integer(keyMaxStdinBytes)
 	s.MaxParallelTools = g.integer(keyMaxParallelTools)
 	s.MaxToolCalls = g.integer(keyMaxToolCalls)
@@ -539,6 +540,7 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 	v.SetDefault(keyAuditResultBytes, 4096)
 	v.SetDefault(keyMaxReplyBytes, defaultMaxReplyBytes)
 	v.SetDefault(keyModelIdleTimeout, defaultModelIdleTimeout.String())
+	v.SetDefault(keyModelTimeout, defaultModelTimeout.String())
 	v.SetDefault(keyMaxStdinBytes, defaultMaxStdinBytes)
 	v.SetDefault(keyMaxParallelTools, defaultMaxParallelTools)
 	v.SetDefault(keyMaxToolCalls, defaultMaxToolCalls)
@@ -796,6 +798,9 @@ func (o *LoadOptions) check(s *config.Settings, origins map[string]origin) error
 	}
 	if s.ModelIdleTimeout <= 0 {
 		return o.describe(keyModelIdleTimeout, origins[keyModelIdleTimeout], "must be more than 0, got %s", s.ModelIdleTimeout)
+	}
+	if s.ModelTimeout <= 0 {
+		return o.describe(keyModelTimeout, origins[keyModelTimeout], "must be more than 0, got %s", s.ModelTimeout)
 	}
 	if !slices.Contains(config.ElicitationModes(), string(s.Elicitation)) {
 		return o.describe(keyElicitation, origins[keyElicitation], "must be one of %s, got %q",

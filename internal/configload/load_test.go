@@ -246,7 +246,7 @@ func TestLoadSettingsFromEachLayer(t *testing.T) {
 	}{
 		{"defaults", "", nil, nil, func(s *config.Settings) bool {
 			return s.MaxSteps == 20 && s.NumCtx == 8192 && s.Output == "text" && !s.Quiet && !s.Debug && s.OllamaHost == "" &&
-				s.MaxReplyBytes == 8<<20 && s.ModelIdleTimeout == 5*time.Minute && s.MaxStdinBytes == 16<<20 &&
+				s.MaxReplyBytes == 8<<20 && s.ModelIdleTimeout == 5*time.Minute && s.ModelTimeout == 30*time.Minute && s.MaxStdinBytes == 16<<20 &&
 				s.MaxParallelTools == 8 && s.MaxToolCalls == 32
 		}},
 		{"bounds from each layer", "max-reply-bytes: 1000\nmodel-idle-timeout: 90\nmax-tool-calls: 4\n",
@@ -257,6 +257,12 @@ func TestLoadSettingsFromEachLayer(t *testing.T) {
 			}},
 		{"idle timeout in seconds from a file", "model-idle-timeout: 90\n", nil, nil,
 			func(s *config.Settings) bool { return s.ModelIdleTimeout == 90*time.Second }},
+		{"model timeout from a file", "model-timeout: 1h\n", nil, nil,
+			func(s *config.Settings) bool { return s.ModelTimeout == time.Hour }},
+		{"model timeout from the environment", "", map[string]string{"MCPHOST_MODEL_TIMEOUT": "45m"}, nil,
+			func(s *config.Settings) bool { return s.ModelTimeout == 45*time.Minute }},
+		{"model timeout from a flag", "model-timeout: 1h\n", nil, []string{"--model-timeout", "2h"},
+			func(s *config.Settings) bool { return s.ModelTimeout == 2*time.Hour }},
 		{"file kebab keys", "ollama-host: http://h:1\nnum-ctx: 4096\nmax-result-bytes: 5000\nsystem-prompt: be brief\ndebug: true\nquiet: true\noutput: json\n", nil, nil,
 			func(s *config.Settings) bool {
 				return s.OllamaHost == "http://h:1" && s.NumCtx == 4096 && s.MaxResultBytes == 5000 && s.SystemPrompt == "be brief" && s.Debug && s.Quiet && s.Output == "json"
@@ -580,6 +586,7 @@ func TestLoadSettingErrors(t *testing.T) {
 		{"max-reply-bytes file", "max-reply-bytes: -3\n", nil, nil, "max-reply-bytes", `.mcphost.yml: "max-reply-bytes" must be at least 1, got -3`},
 		{"model-idle-timeout env", "", map[string]string{"MCPHOST_MODEL_IDLE_TIMEOUT": "soon"}, nil, "model-idle-timeout", `MCPHOST_MODEL_IDLE_TIMEOUT must be a duration such as "90s" or "5m", or a number of seconds`},
 		{"model-idle-timeout flag", "", nil, []string{"--model-idle-timeout", "0s"}, "model-idle-timeout", `--model-idle-timeout must be more than 0, got 0s`},
+		{"model-timeout flag", "", nil, []string{"--model-timeout", "0s"}, "model-timeout", `--model-timeout must be more than 0, got 0s`},
 		{"model file not text", "model: [a, b]\n", nil, nil, "model", `.mcphost.yml: "model" must be a string`},
 		{"sampling flag", "", nil, []string{"--sampling", "yes"}, "sampling", `--sampling must be one of deny, allow, got "yes"`},
 		{"prompt-arg without =", "", nil, []string{"--mcp-prompt", "a__b", "--prompt-arg", "city"}, "prompt-arg", `--prompt-arg "city" must be NAME=VALUE, e.g. --prompt-arg city=Paris`},

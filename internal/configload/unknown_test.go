@@ -74,7 +74,7 @@ func TestKnownKeysNotWarned(t *testing.T) {
 	top := []string{"model", "ollama-host", "provider-url", "provider-api-key", "pull", "max-steps", "system-prompt",
 		"quiet", "debug", "num-ctx", "output", "hide-thinking", "session", "session-wait", "theme", "no-cache", "yolo",
 		"audit", "audit-result-bytes", "max-result-bytes", "elicitation", "sampling", "max-reply-bytes",
-		"model-idle-timeout", "max-stdin-bytes", "max-parallel-tools", "max-tool-calls", "temperature", "top-p",
+		"model-idle-timeout", "model-timeout", "max-stdin-bytes", "max-parallel-tools", "max-tool-calls", "temperature", "top-p",
 		"top-k", "max-tokens", "seed", "stop-sequences", "no-hooks", "tool-share", "embed-model",
 		"mcpServers", "approval", "roots", "models", "hooks", "providers",
 		// Other spellings of the same keys.

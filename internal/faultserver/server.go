@@ -29,6 +29,9 @@
 //	-ignore-term        ignore SIGTERM (still traced)
 //	-ignore-eof         keep running after stdin closes
 //	-id NAME            what the whoami tool answers, to tell servers apart
+//	-many N             offer N more tools (pad_1 …), for a long tools list
+//	-endless-tools N    answer tools/list with pages of N made-up tools, each
+//	                    page pointing to a next one, without end
 //	-start-delay D      wait D (a Go duration) before serving
 //	-start-gate PATH    open PATH (a named pipe) before serving: the start
 //	                    waits until a test opens the pipe for writing
@@ -80,6 +83,7 @@ type options struct {
 	code, exitStarts, exitAfter, many              int
 	exitAtStart, hangInit, grandchild, escape      bool
 	ignoreTerm, ignoreEOF, sleeper                 bool
+	endless                                        int // tools per page of a list without end
 }
 
 // Main runs the fault server with the flags in os.Args[1:], serving on
@@ -99,6 +103,7 @@ func Main() int {
 	fs.IntVar(&o.exitStarts, "exit-starts", 0, "exit at start for the first N starts (needs -state)")
 	fs.IntVar(&o.exitAfter, "exit-after", 0, "exit after answering N tool calls")
 	fs.IntVar(&o.many, "many", 0, "offer N more tools (pad_1 …), for a long tools list")
+	fs.IntVar(&o.endless, "endless-tools", 0, "answer tools/list with pages of N made-up tools that never end")
 	fs.BoolVar(&o.exitAtStart, "exit-at-start", false, "exit before serving")
 	fs.BoolVar(&o.hangInit, "hang-init", false, "never answer initialize")
 	fs.BoolVar(&o.grandchild, "grandchild", false, "start a grandchild that ignores SIGTERM")
@@ -163,6 +168,9 @@ func Main() int {
 	}
 
 	srv := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, nil)
+	if o.endless > 0 {
+		srv.AddReceivingMiddleware(f.endlessTools)
+	}
 	f.addTools(srv)
 	f.addFeatureTools(srv)
 	if o.secret != "" {
@@ -440,6 +448,27 @@ func (f *fault) addFeatureTools(srv *mcp.Server) {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{StructuredContent: map[string]any{"temperature": "warm"}}, nil
 		})
+}
+
+// endlessTools answers tools/list with a page of -endless-tools made-up
+// tools and a cursor to the next page, whatever the cursor asked for: a
+// list that never ends.
+func (f *fault) endlessTools(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "tools/list" {
+			return next(ctx, method, req)
+		}
+		page := 0
+		if p, ok := req.GetParams().(*mcp.ListToolsParams); ok && p != nil {
+			page, _ = strconv.Atoi(strings.TrimPrefix(p.Cursor, "page-"))
+		}
+		res := &mcp.ListToolsResult{NextCursor: fmt.Sprintf("page-%d", page+1)}
+		for i := range f.opts.endless {
+			res.Tools = append(res.Tools, &mcp.Tool{Name: fmt.Sprintf("t%d_%d", page, i), Description: "one of a list without end",
+				InputSchema: json.RawMessage(`{"type":"object"}`)})
+		}
+		return res, nil
+	}
 }
 
 // corruptMarker in a response makes stdout cut that response line in half.

@@ -224,6 +224,10 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, 
 		}
 	case errors.As(err, &wire):
 		return nil, fmt.Errorf("server %q: tool %q failed: %s", name, tool, cleanLine(wire.Message))
+	case c.hdr != nil && c.hdr.bound.tripped():
+		// An event past the bound ended the HTTP session (a JSON answer
+		// past it is a wire error, above).
+		return nil, &kindError{kind: ErrServerUnavailable, msg: c.hdr.bound.tooLarge(name), err: err}
 	}
 	return nil, fmt.Errorf("server %q: calling tool %q: %w", name, tool, err)
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcphost/mcphost/internal/termtext"
 )
 
 // catalog is everything a server lists: its tools (unfiltered, with their
@@ -90,50 +92,131 @@ func (cat *catalog) fingerprint() string {
 	return string(b)
 }
 
+// The bounds of one list a server sends (tools, prompts, resources,
+// resource templates), beyond the bound on each message: a server that
+// pages without end, or lists more than a model could ever be offered,
+// would otherwise grow mcphost until it is killed (endless pagination took
+// it to 1.7 GB in 15 s). A legitimate server stays far below them.
+const (
+	maxListPages = 100
+	maxListItems = 10000
+	// maxListBytes bounds the items of one list together, as they
+	// encode: 100 pages of 16 MiB each would still be too much to hold.
+	maxListBytes = 64 << 20
+)
+
+// listTooLongError is a list past one of its bounds, worded for the user.
+type listTooLongError struct{ msg string }
+
+func (e *listTooLongError) Error() string { return e.msg }
+
+func tooLong(format string, args ...any) error {
+	return &listTooLongError{msg: fmt.Sprintf(format, args...)}
+}
+
+// listPages follows the pages of one list, what ("tools"), through page,
+// within the bounds above; past one, the error says which and what to do.
+func listPages[T any](ctx context.Context, what string, page func(ctx context.Context, cursor string) ([]T, string, error)) ([]T, error) {
+	var (
+		out    []T
+		size   int
+		cursor string
+	)
+	for pages := 1; ; pages++ {
+		items, next, err := page(ctx, cursor)
+		if err != nil {
+			return nil, err
+		}
+		if len(out)+len(items) > maxListItems {
+			return nil, tooLong("it lists more than %d %s, mcphost's limit; ask its maintainer to offer fewer", maxListItems, what)
+		}
+		if b, err := json.Marshal(items); err == nil {
+			size += len(b)
+		}
+		if size > maxListBytes {
+			return nil, tooLong("its list of %s is larger than %s, mcphost's limit; ask its maintainer to offer fewer", what, termtext.Bytes(maxListBytes))
+		}
+		out = append(out, items...)
+		if next == "" {
+			return out, nil
+		}
+		if pages >= maxListPages {
+			return nil, tooLong("its list of %s goes on past %d pages, mcphost's limit (a server that pages without end is broken); ask its maintainer to fix it", what, maxListPages)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cursor = next
+	}
+}
+
 // listCatalog lists what kinds ask for on connection c: tools (following
 // pagination, each kept as sent), prompts, resources and templates when
-// the server offers them. A server that offers prompts or resources but
-// fails to list them only has none: its tools still work.
+// the server offers them, each list within the bounds of listPages. A
+// server that offers prompts or resources but fails to list them only has
+// none: its tools still work (a list past its bounds is also a warning).
 func (m *Manager) listCatalog(ctx context.Context, c *conn, kinds listKind, into *catalog) error {
+	sess := c.sess
 	if kinds&listTools != 0 {
-		var tools []*mcp.Tool
-		for t, err := range c.sess.Tools(ctx, nil) {
+		tools, err := listPages(ctx, "tools", func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
+			res, err := sess.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 			if err != nil {
-				return fmt.Errorf("listing tools: %w", err)
+				return nil, "", err
 			}
-			tools = append(tools, t)
+			return res.Tools, res.NextCursor, nil
+		})
+		if err != nil {
+			if _, ok := errors.AsType[*listTooLongError](err); ok {
+				return err
+			}
+			return fmt.Errorf("listing tools: %w", err)
 		}
 		into.tools, into.raw = tools, c.raw
 	}
-	if kinds&listPrompts != 0 && into.offers.Prompts {
-		into.prompts = nil
-		for p, err := range c.sess.Prompts(ctx, nil) {
-			if err != nil {
-				m.log.Debug("listing prompts failed", "server", c.server, "error", err)
-				into.prompts = nil
-				break
-			}
-			into.prompts = append(into.prompts, p)
+	// failed drops a list the server offers but could not list.
+	failed := func(what string, err error) {
+		if _, ok := errors.AsType[*listTooLongError](err); ok {
+			m.warn(fmt.Sprintf("server %q: %v: its %s are not offered", c.server, err, what))
+			return
 		}
+		m.log.Debug("listing "+what+" failed", "server", c.server, "error", err)
+	}
+	if kinds&listPrompts != 0 && into.offers.Prompts {
+		prompts, err := listPages(ctx, "prompts", func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
+			res, err := sess.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			return res.Prompts, res.NextCursor, nil
+		})
+		if err != nil {
+			failed("prompts", err)
+		}
+		into.prompts = prompts
 	}
 	if kinds&listResources != 0 && into.offers.Resources {
-		into.resources, into.templates = nil, nil
-		for r, err := range c.sess.Resources(ctx, nil) {
+		resources, err := listPages(ctx, "resources", func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
+			res, err := sess.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 			if err != nil {
-				m.log.Debug("listing resources failed", "server", c.server, "error", err)
-				into.resources = nil
-				break
+				return nil, "", err
 			}
-			into.resources = append(into.resources, r)
+			return res.Resources, res.NextCursor, nil
+		})
+		if err != nil {
+			failed("resources", err)
 		}
-		for t, err := range c.sess.ResourceTemplates(ctx, nil) {
+		into.resources = resources
+		templates, err := listPages(ctx, "resource templates", func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
+			res, err := sess.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 			if err != nil {
-				m.log.Debug("listing resource templates failed", "server", c.server, "error", err)
-				into.templates = nil
-				break
+				return nil, "", err
 			}
-			into.templates = append(into.templates, t)
+			return res.ResourceTemplates, res.NextCursor, nil
+		})
+		if err != nil {
+			failed("resource templates", err)
 		}
+		into.templates = templates
 	}
 	return ctx.Err()
 }
@@ -151,7 +234,9 @@ type Change struct {
 
 // listChanged handles a server's list_changed notification: the list is
 // fetched again at once (one refresh at a time per server; notifications
-// that come meanwhile are folded into the next).
+// that come meanwhile are folded into one more, after the one in flight),
+// so the lists are always fetched after the last notification, however
+// many come.
 func (m *Manager) listChanged(sess *mcp.ClientSession, kind listKind) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -175,10 +260,21 @@ func (m *Manager) refreshLocked(s *server) {
 	go m.refresh(s)
 }
 
+// A list that fails to be fetched again is tried again, refreshRetries
+// times at most, after refreshDelay, then twice that, and so on: a
+// server busy with its own flood of notifications may fail a request, and
+// its lists must not stay stale for want of another notification.
+const (
+	refreshRetries = 4
+	refreshDelay   = 200 * time.Millisecond
+)
+
 // refresh lists s's dirty lists again until none is dirty, publishing
-// each result and reporting what changed.
+// each result. What changed is told to OnChange apart (see tell), so a
+// slow listener never holds up the next listing.
 func (m *Manager) refresh(s *server) {
 	defer m.work.Done()
+	failures := 0
 	for {
 		m.mu.Lock()
 		kinds, c := s.dirty, s.cur
@@ -197,8 +293,29 @@ func (m *Manager) refresh(s *server) {
 		cancel()
 		if err != nil {
 			m.log.Debug("listing again after list_changed failed", "server", s.spec.Name, "error", err)
+			if c.calls.Err() != nil || m.life.Err() != nil {
+				continue // stopped on purpose: the next connection lists anew
+			}
+			if _, tooLong := errors.AsType[*listTooLongError](err); tooLong || failures >= refreshRetries {
+				m.warn(fmt.Sprintf("server %q said its lists changed, but listing them again failed: %v; mcphost goes on with the lists it had (/mcp restart %s lists them anew)", s.spec.Name, err, s.spec.Name))
+				failures = 0
+				continue
+			}
+			m.mu.Lock()
+			s.dirty |= kinds // still to be listed, with whatever came meanwhile
+			m.mu.Unlock()
+			wait := time.NewTimer(refreshDelay << failures)
+			failures++
+			select {
+			case <-wait.C:
+			case <-c.calls.Done():
+				wait.Stop()
+			case <-m.life.Done():
+				wait.Stop()
+			}
 			continue
 		}
+		failures = 0
 		m.mu.Lock()
 		if s.cur != c {
 			m.mu.Unlock()
@@ -206,15 +323,85 @@ func (m *Manager) refresh(s *server) {
 		}
 		changes := diffCatalog(s.spec.Name, s.cat, &next)
 		m.publishLocked(s, &next)
-		onChange := m.onChange
-		m.mu.Unlock()
 		for _, ch := range changes {
 			m.log.Debug("server list changed", "server", ch.Server, "list", ch.Kind, "added", ch.Added, "removed", ch.Removed)
-			if onChange != nil {
-				onChange(ch)
+		}
+		m.tellLocked(s, changes)
+		m.mu.Unlock()
+	}
+}
+
+// tellLocked hands changes to OnChange, one at a time per server, on a
+// goroutine of their own. While the listener is busy, further changes of
+// the same list are merged into the one waiting, so the news stays
+// bounded however often the server changes. The caller holds m.mu.
+func (m *Manager) tellLocked(s *server, changes []Change) {
+	if m.onChange == nil || len(changes) == 0 {
+		return
+	}
+	for _, ch := range changes {
+		i := slices.IndexFunc(s.news, func(n Change) bool { return n.Kind == ch.Kind })
+		if i < 0 {
+			s.news = append(s.news, ch)
+			continue
+		}
+		s.news[i] = mergeChanges(s.news[i], ch)
+	}
+	if s.telling || m.closed {
+		return
+	}
+	s.telling = true
+	m.work.Add(1)
+	go m.tell(s, m.onChange)
+}
+
+// tell tells onChange of s's news until there is none.
+func (m *Manager) tell(s *server, onChange func(Change)) {
+	defer m.work.Done()
+	for {
+		m.mu.Lock()
+		var ch Change
+		for len(s.news) > 0 && ch.Server == "" {
+			ch, s.news = s.news[0], s.news[1:]
+			if len(ch.Added) == 0 && len(ch.Removed) == 0 {
+				ch = Change{} // merged into nothing
 			}
 		}
+		if ch.Server == "" {
+			s.telling = false
+			m.mu.Unlock()
+			return
+		}
+		m.mu.Unlock()
+		onChange(ch)
 	}
+}
+
+// mergeChanges is the change from before a to after b: a name added and
+// then removed is neither, and so is one removed and then added again.
+func mergeChanges(a, b Change) Change {
+	out := Change{Server: a.Server, Kind: a.Kind}
+	for _, n := range a.Added {
+		if !slices.Contains(b.Removed, n) {
+			out.Added = append(out.Added, n)
+		}
+	}
+	for _, n := range b.Added {
+		if !slices.Contains(a.Removed, n) && !slices.Contains(out.Added, n) {
+			out.Added = append(out.Added, n)
+		}
+	}
+	for _, n := range a.Removed {
+		if !slices.Contains(b.Added, n) {
+			out.Removed = append(out.Removed, n)
+		}
+	}
+	for _, n := range b.Removed {
+		if !slices.Contains(a.Added, n) && !slices.Contains(out.Removed, n) {
+			out.Removed = append(out.Removed, n)
+		}
+	}
+	return out
 }
 
 // refreshWait bounds how long a call waits for its server's lists to be

@@ -42,6 +42,8 @@ type headerTransport struct {
 	origin  oauth.Origin
 	headers map[string]string
 	failed  atomic.Int32 // last status >= 400, 0 if none
+	// bound bounds every answer's body (see boundedTransport).
+	bound *boundedTransport
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -88,11 +90,14 @@ func (t *headerTransport) lastFailure() string {
 // server's sign-in, auth (nil when it has none), which sits between the
 // retries and the headers: a 401 it answers by refreshing or signing in is
 // sent again with the new token, and the retries see only its outcome.
-func newHTTPClient(endpoint string, headers map[string]string, log *slog.Logger, raw *rawTools, auth *oauth.Client) (*http.Client, *headerTransport, *http.Transport) {
+// No answer's body holds more than maxMessage bytes (see boundedTransport;
+// 0 or less means defaultMaxMessage): everything above reads bounded bodies.
+func newHTTPClient(endpoint string, headers map[string]string, log *slog.Logger, raw *rawTools, auth *oauth.Client, maxMessage int) (*http.Client, *headerTransport, *http.Transport) {
 	base := http.DefaultTransport.(*http.Transport).Clone()
-	ht := &headerTransport{base: base, headers: maps.Clone(headers)}
+	bound := &boundedTransport{base: base, max: positive(maxMessage, defaultMaxMessage)}
+	ht := &headerTransport{base: bound, headers: maps.Clone(headers), bound: bound}
 	if raw != nil {
-		ht.base = &rawTap{base: base, raw: raw}
+		ht.base = &rawTap{base: bound, raw: raw}
 	}
 	if u, err := url.Parse(endpoint); err == nil {
 		ht.origin = oauth.OriginOf(u)
@@ -220,15 +225,19 @@ func retrySafe(req *http.Request) bool {
 	return msg.Method != "tools/call"
 }
 
-// newHTTPTransport returns the SDK transport for an http or sse spec.
-func newHTTPTransport(spec config.ServerSpec, client *http.Client, life context.Context) mcp.Transport {
+// newHTTPTransport returns the SDK transport for an http or sse spec. The
+// SDK bounds each event of a stream at maxMessage (0 or less means
+// defaultMaxMessage), as the stdio filter bounds a line; client bounds the
+// rest (see boundedTransport).
+func newHTTPTransport(spec config.ServerSpec, client *http.Client, life context.Context, maxMessage int) mcp.Transport {
+	maxMessage = positive(maxMessage, defaultMaxMessage)
 	if spec.Transport == config.TransportSSE {
 		return &detachedTransport{
-			inner: &mcp.SSEClientTransport{Endpoint: spec.URL, HTTPClient: client},
+			inner: &mcp.SSEClientTransport{Endpoint: spec.URL, HTTPClient: client, MaxEventSize: maxMessage},
 			life:  life,
 		}
 	}
-	return &mcp.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client}
+	return &mcp.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: client, MaxEventSize: maxMessage}
 }
 
 // detachedTransport connects its inner transport under the server's

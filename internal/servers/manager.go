@@ -74,8 +74,10 @@ type Options struct {
 	// ReadyWait bounds how long a call to a server that is starting or
 	// restarting waits for it. 0 means 10s.
 	ReadyWait time.Duration
-	// MaxMessageBytes bounds one message from a stdio server; a response
-	// over it fails its call. 0 means 16 MiB, the SDK's own bound.
+	// MaxMessageBytes bounds one message from a server, whatever its
+	// transport: a line from a stdio server, a JSON answer or one event of
+	// an HTTP server's stream; a response over it fails its call (an event
+	// over it ends the HTTP session). 0 means 16 MiB, the SDK's own bound.
 	MaxMessageBytes int
 	// CacheDir, when not empty, keeps each server's tool list between runs
 	// (see Start).

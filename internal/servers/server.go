@@ -63,6 +63,10 @@ type server struct {
 	// refreshing is set while they are listed.
 	dirty      listKind
 	refreshing bool
+	// news are the changes listed but not yet told to OnChange, merged
+	// per list; telling is set while they are told (see tell).
+	news    []Change
+	telling bool
 	// cacheFP is the fingerprint of what the cache holds for the server.
 	cacheFP string
 	// client is the go-sdk client the server connects with: the manager's
@@ -391,9 +395,9 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, *catalog, erro
 		stopKill = context.AfterFunc(ctx, t.proc.killTree)
 		transport = t
 	case config.TransportHTTP, config.TransportSSE:
-		client, hdr, base := newHTTPClient(s.spec.URL, s.spec.Headers, m.log.With("server", s.spec.Name), c.raw, s.auth)
+		client, hdr, base := newHTTPClient(s.spec.URL, s.spec.Headers, m.log.With("server", s.spec.Name), c.raw, s.auth, m.maxMessage)
 		c.hdr, c.httpTr, c.auth = hdr, base, s.auth
-		transport = newHTTPTransport(s.spec, client, c.life)
+		transport = newHTTPTransport(s.spec, client, c.life, m.maxMessage)
 	case config.TransportBuiltin:
 		t, err := m.builtinTransport(c.life, s.spec)
 		if err != nil {
@@ -422,10 +426,10 @@ func (m *Manager) connect(ctx context.Context, s *server) (*conn, *catalog, erro
 		m.log.Debug("trying SSE after Streamable HTTP failed", "server", s.spec.Name, "url", shownURL(s.spec.URL), "error", err)
 		spec := s.spec
 		spec.Transport = config.TransportSSE
-		client, hdr, base := newHTTPClient(spec.URL, spec.Headers, m.log.With("server", spec.Name), c.raw, s.auth)
+		client, hdr, base := newHTTPClient(spec.URL, spec.Headers, m.log.With("server", spec.Name), c.raw, s.auth, m.maxMessage)
 		c.hdr, c.httpTr, c.transport = hdr, base, config.TransportSSE
 		var sseErr error
-		if sess, sseErr = mcpClient.Connect(ctx, newHTTPTransport(spec, client, c.life), &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
+		if sess, sseErr = mcpClient.Connect(ctx, newHTTPTransport(spec, client, c.life, m.maxMessage), &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion}); sseErr != nil {
 			return c, nil, fmt.Errorf("cannot connect to %s as Streamable HTTP (%v) nor as SSE (%w)", shownURL(s.spec.URL), err, sseErr)
 		}
 		err = nil
@@ -514,6 +518,8 @@ func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Du
 		e.Message = fmt.Sprintf("server %q failed to start: command %q not found", name, s.spec.Command)
 	case ctx.Err() != nil || life.Err() != nil:
 		e.Message = fmt.Sprintf("server %q: start cancelled", name)
+	case c.hdr != nil && c.hdr.bound.tripped():
+		e.Message = c.hdr.bound.tooLarge(name)
 	case errors.Is(startCtx.Err(), context.DeadlineExceeded):
 		e.Message = fmt.Sprintf("server %q did not start within %s", name, timeout)
 		if lines := wrote(); len(lines) > 0 {
@@ -599,6 +605,8 @@ func (m *Manager) watch(s *server, c *conn) {
 		c.proc.waitExit(stdinGrace)
 		c.proc.waitStderr(stderrDrain)
 		msg = fmt.Sprintf("server %q exited: %s", s.spec.Name, s.lastWords(c, werr))
+	case c.hdr != nil && c.hdr.bound.tripped():
+		msg = c.hdr.bound.tooLarge(s.spec.Name)
 	case c.hdr != nil && c.hdr.authFailed():
 		msg, kind = authMessage(s.spec, c.hdr), ErrAuth
 	case errors.Is(werr, mcp.ErrSessionMissing):

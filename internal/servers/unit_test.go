@@ -114,7 +114,7 @@ func TestHeaderTransport(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	client, ht, _ := newHTTPClient(srv.URL, map[string]string{"Authorization": "Bearer k", "x-api-key": "v"}, slog.New(slog.DiscardHandler), nil, nil)
+	client, ht, _ := newHTTPClient(srv.URL, map[string]string{"Authorization": "Bearer k", "x-api-key": "v"}, slog.New(slog.DiscardHandler), nil, nil, 0)
 	req, err := http.NewRequest("GET", srv.URL, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestHeadersStayWithTheirOrigin(t *testing.T) {
 	configured := httptest.NewServer(mux)
 	defer configured.Close()
 
-	client, _, _ := newHTTPClient(configured.URL+"/mcp", map[string]string{"Authorization": "Bearer k", "x-api-key": "v"}, slog.New(slog.DiscardHandler), nil, nil)
+	client, _, _ := newHTTPClient(configured.URL+"/mcp", map[string]string{"Authorization": "Bearer k", "x-api-key": "v"}, slog.New(slog.DiscardHandler), nil, nil, 0)
 	resp, err := client.Get(configured.URL + "/mcp")
 	if err != nil {
 		t.Fatal(err)

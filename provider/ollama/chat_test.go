@@ -533,3 +533,48 @@ func TestChatIdleTimeout(t *testing.T) {
 		t.Errorf("%d requests, want 1: a silent engine is not retried", n)
 	}
 }
+
+// TestChatTotalTimeout: an engine that sends a piece now and then, each
+// well within the idle timeout, is stopped at the total timeout, without
+// retries.
+func TestChatTotalTimeout(t *testing.T) {
+	s := ollamatest.NewServer()
+	defer s.Close()
+	const n = 1000
+	reply := ollamatest.Reply{Chunks: make([]string, n), HoldBefore: map[int]<-chan struct{}{}}
+	gates := make([]chan struct{}, n)
+	for i := range n {
+		reply.Chunks[i] = "."
+		gates[i] = make(chan struct{})
+		reply.HoldBefore[i] = gates[i]
+	}
+	s.Enqueue(reply)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		// One piece every 20ms: never idle for 1s, yet 20s in all.
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for _, g := range gates {
+			select {
+			case <-tick.C:
+				close(g)
+			case <-stop:
+				return
+			}
+		}
+	}()
+	_, err := newProvider(t, s).Chat(context.Background(), provider.Request{
+		Model: "tiny", Messages: []provider.Message{{Role: provider.RoleUser, Content: "hi"}},
+		Limits: provider.Limits{IdleTimeout: time.Second, Timeout: 300 * time.Millisecond},
+	}, nil)
+	if !errors.Is(err, provider.ErrTimeout) || !errors.Is(err, provider.ErrProvider) {
+		t.Fatalf("err = %v, want ErrTimeout", err)
+	}
+	if !strings.Contains(err.Error(), "took longer than 300ms in all") || !strings.Contains(err.Error(), "--model-timeout") {
+		t.Errorf("message = %q", err)
+	}
+	if n := s.RequestCount(); n != 1 {
+		t.Errorf("%d requests, want 1: a call past its timeout is not retried", n)
+	}
+}

@@ -3,11 +3,14 @@ package openai_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -439,5 +442,42 @@ func TestReplyLimits(t *testing.T) {
 	_, err = p.Chat(context.Background(), req, nil)
 	if !errors.Is(err, provider.ErrIdle) || !strings.Contains(err.Error(), "sent nothing for 100ms") || len(srv.Requests()) != 2 {
 		t.Errorf("idle: %v, %d requests", err, len(srv.Requests()))
+	}
+}
+
+// TestChatTotalTimeout: a server that streams a piece now and then, each
+// well within the idle timeout, is stopped at the total timeout, without
+// retries.
+func TestChatTotalTimeout(t *testing.T) {
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "text/event-stream")
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			fmt.Fprint(w, `data: {"id":"1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"."}}]}`+"\n\n")
+			w.(http.Flusher).Flush()
+			select {
+			case <-tick.C:
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	p, err := openai.New(openai.Options{Name: "vllm", Kind: openai.KindVLLM, URL: srv.URL + "/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SetRetry(fastRetry())
+	req := chatReq("model")
+	req.Limits = provider.Limits{IdleTimeout: time.Second, Timeout: 300 * time.Millisecond}
+	_, err = p.Chat(context.Background(), req, nil)
+	if !errors.Is(err, provider.ErrTimeout) || !strings.Contains(err.Error(), "took longer than 300ms in all") || !strings.Contains(err.Error(), "--model-timeout") {
+		t.Errorf("err = %v, want ErrTimeout naming --model-timeout", err)
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d requests, want 1: a call past its timeout is not retried", n)
 	}
 }
