@@ -296,6 +296,8 @@ func toolLabel(server, tool, exposed string) string {
 	return termtext.Line(server + " › " + tool)
 }
 
+// shortArgs is a call's arguments on one line: their JSON, hidden
+// characters escaped (termtext.RevealJSON), cut to limit characters.
 func shortArgs(args map[string]any, limit int) string {
 	if len(args) == 0 {
 		return "{}"
@@ -304,7 +306,9 @@ func shortArgs(args map[string]any, limit int) string {
 	if err != nil {
 		return "{…}"
 	}
-	return truncate(Sanitize(string(b)), limit)
+	// Characters a terminal does not draw are written as JSON escapes,
+	// so the line shows every character the tool got.
+	return truncate(termtext.RevealJSON(Sanitize(string(b))), limit)
 }
 
 // Preview is the first line of s, cleaned of control characters and cut
