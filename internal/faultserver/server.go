@@ -439,8 +439,10 @@ func (f *fault) addFeatureTools(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "sample", Description: "once the gate (a named pipe) opens, ask the client's model to name a colour (sampling)"}, func(ctx context.Context, req *mcp.CallToolRequest, in gateArgs) (*mcp.CallToolResult, any, error) {
 		f.passGate(in.Gate)
 		f.event("sampling requested")
-		res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 20,
-			Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Name a colour."}}}})
+		//lint:ignore SA1019 sampling is current in MCP 2025-11-25, which mcphost speaks
+		msgs := []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Name a colour."}}}
+		//lint:ignore SA1019 as above
+		res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 20, Messages: msgs})
 		if err != nil {
 			return text("no sample: " + err.Error()), nil, nil
 		}
