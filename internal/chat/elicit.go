@@ -75,8 +75,23 @@ func (p schemaProp) choices() []choice {
 // declined or cancelled. A URL request shows the URL and asks whether the
 // user will open it. The question says which server asks, and during
 // which of its tool calls when one runs; it waits for the questions
-// before it to be answered (see question).
+// before it to be answered (see question). A request that comes while a
+// prompt is being typed is declined, with a notice: the line editor has
+// the keys.
 func (c *Chat) Elicit(ctx context.Context, req ask.FormRequest) (ask.FormAnswer, error) {
+	c.mu.Lock()
+	editing := c.editor != nil
+	c.mu.Unlock()
+	if editing {
+		// The line editor has the keys: a form drawn now would share them
+		// with the prompt being typed.
+		who := "a server"
+		if req.Server != "" {
+			who = "server " + termtext.Line(req.Server)
+		}
+		c.notice(fmt.Sprintf("%s asked for input (%s) while you were typing a prompt; declined", who, ui.Preview(req.Message, 60)))
+		return ask.FormAnswer{Action: ask.Decline}, nil
+	}
 	// The screen and the keys are the form's until it is done: not another
 	// question's, nor typed ahead.
 	done, err := c.question(ctx)

@@ -242,3 +242,30 @@ func TestChatApprovalShowsEveryKeyOfAnEdit(t *testing.T) {
 	term.keys("C-d")
 	term.waitExit()
 }
+
+// TestChatDeclinesAFormWhileAPromptIsTyped: a form that comes between
+// turns, while the line editor has the keys, is declined with a notice
+// rather than drawn beside the prompt being typed, which would share its
+// keys.
+func TestChatDeclinesAFormWhileAPromptIsTyped(t *testing.T) {
+	term, env, ollama, gate := questionsChat(t)
+	ollama.Enqueue(
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fault__form", map[string]any{"gate": gate, "later": true})}},
+		ollamatest.Reply{Content: "It will ask later."},
+	)
+	term.typeLine("ask me later")
+	term.waitFor("It will ask later.")
+	term.waitFor("> ")
+	term.tmux("send-keys", "-l", "half a prompt")
+	term.waitFor("> half a prompt")
+	openGate(t, env, gate, "form requested")
+	term.waitFor("· server fault asked for input (Your name?) while you were typing a prompt; declined")
+	if !poll(20*time.Millisecond, func() bool { return strings.Contains(env.trace("fault"), "the user said decline") }) {
+		t.Errorf("the server's form was not declined; its trace:\n%s", env.trace("fault"))
+	}
+	if s := term.screen(); !strings.Contains(s, "> half a prompt") {
+		t.Errorf("the prompt being typed was lost:\n%s", s)
+	}
+	term.keys("C-u", "C-d")
+	term.waitExit()
+}

@@ -291,6 +291,8 @@ type gateArgs struct {
 	// Gate is a named pipe the tool opens for reading before it asks: the
 	// open waits until a test opens it for writing, so the test says when.
 	Gate string `json:"gate,omitempty"`
+	// Later answers the call at once and asks after it, between turns.
+	Later bool `json:"later,omitempty"`
 }
 
 // passGate waits at the named pipe path, if any, until a test opens it.
@@ -452,15 +454,24 @@ func (f *fault) addFeatureTools(srv *mcp.Server) {
 		}
 		return text("the model said " + said), nil, nil
 	})
-	mcp.AddTool(srv, &mcp.Tool{Name: "form", Description: "once the gate (a named pipe) opens, ask the user for a name (a form elicitation)"}, func(ctx context.Context, req *mcp.CallToolRequest, in gateArgs) (*mcp.CallToolResult, any, error) {
-		f.passGate(in.Gate)
-		f.event("form requested")
-		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: "Your name?",
-			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)})
-		if err != nil {
-			return text("no form: " + err.Error()), nil, nil
+	mcp.AddTool(srv, &mcp.Tool{Name: "form", Description: "once the gate (a named pipe) opens, ask the user for a name (a form elicitation); later: answer the call at once and ask after it"}, func(ctx context.Context, req *mcp.CallToolRequest, in gateArgs) (*mcp.CallToolResult, any, error) {
+		ask := func(ctx context.Context) string {
+			f.passGate(in.Gate)
+			f.event("form requested")
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: "Your name?",
+				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)})
+			if err != nil {
+				return "no form: " + err.Error()
+			}
+			said := fmt.Sprintf("the user said %s: %v", res.Action, res.Content["name"])
+			f.event("form answered: %s", said)
+			return said
 		}
-		return text(fmt.Sprintf("the user said %s: %v", res.Action, res.Content["name"])), nil, nil
+		if in.Later {
+			go ask(context.Background())
+			return text("will ask later"), nil, nil
+		}
+		return text(ask(ctx)), nil, nil
 	})
 	srv.AddTool(&mcp.Tool{Name: "weather", Description: "structured content that does not match the output schema",
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
