@@ -62,13 +62,13 @@ func (c *Chat) ApproveCall(ctx context.Context, req ask.CallRequest) (ask.Approv
 	}()
 	w := c.opts.Err
 	st := c.style()
-	label := termtext.Line(req.Name)
+	label := termtext.Reveal(req.Name)
 	if req.Server != "" {
-		label = termtext.Line(req.Server + " › " + req.Tool)
+		label = termtext.Reveal(req.Server + " › " + req.Tool)
 	}
 	head := fmt.Sprintf("? %s wants to run", label)
 	if req.Why != "" {
-		head += fmt.Sprintf(" (%s)", termtext.Line(req.Why))
+		head += fmt.Sprintf(" (%s)", termtext.Reveal(req.Why))
 	}
 	fmt.Fprintf(w, "\n%s", st.Question(head))
 	shown := c.formatArguments(req.Arguments, askRows)
@@ -89,7 +89,7 @@ func (c *Chat) ApproveCall(ctx context.Context, req ask.CallRequest) (ask.Approv
 			approved = true
 			return ask.Approval{Choice: ask.YesOnce}, nil
 		case 'a', 'A':
-			fmt.Fprintf(w, "yes, %s is allowed for this session\n", termtext.Line(req.Name))
+			fmt.Fprintf(w, "yes, %s is allowed for this session\n", termtext.Reveal(req.Name))
 			approved = true
 			return ask.Approval{Choice: ask.YesSession}, nil
 		case 'n', 'N':

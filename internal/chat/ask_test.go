@@ -136,3 +136,25 @@ func TestQuestionsAreAskedOneAtATime(t *testing.T) {
 		t.Error("the sampling request was refused on y")
 	}
 }
+
+// TestAskShowsHiddenCharactersInNames: a tool's own name and the reason
+// it is asked about are judged too: what a terminal does not draw in them
+// is shown by its code.
+func TestAskShowsHiddenCharactersInNames(t *testing.T) {
+	c, out, _, _ := newTestChat(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	c.opts.In = r
+	w.WriteString("n")
+	if _, err := c.ApproveCall(context.Background(), ask.CallRequest{Name: "fs__read_file", Server: "fs", Tool: "read\u200bfile",
+		Why: "rule\u202e", Arguments: map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "? fs › read<U+200B>file wants to run (rule<U+202E>)"; !strings.Contains(out.String(), want) {
+		t.Errorf("the question lacks %q:\n%s", want, out.String())
+	}
+}

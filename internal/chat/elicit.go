@@ -105,14 +105,14 @@ func (c *Chat) Elicit(ctx context.Context, req ask.FormRequest) (ask.FormAnswer,
 	w := c.opts.Err
 	who := "a server"
 	if req.Server != "" {
-		who = "server " + termtext.Line(req.Server)
+		who = "server " + termtext.Reveal(req.Server)
 	}
 	// The keys are named after the server again, as a long form may
 	// have pushed the header off screen.
 	who += c.during(req.Server)
-	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks: %s", who, termtext.Line(req.Message))))
+	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks: %s", who, termtext.RevealText(req.Message))))
 	if req.Mode == "url" {
-		fmt.Fprintf(w, "    open %s\n", ui.Sanitize(req.URL))
+		fmt.Fprintf(w, "    open %s\n", termtext.Reveal(req.URL))
 		res, err := c.confirm(ctx, fmt.Sprintf("  %s: [y] I will open it  [n] decline: ", who), nil)
 		if err == nil && res.Action == ask.Accept {
 			c.awaitURL(req)

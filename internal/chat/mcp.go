@@ -287,7 +287,7 @@ func (c *Chat) ApproveSampling(ctx context.Context, req ask.SamplingRequest) (bo
 	w := c.opts.Err
 	who := "a server"
 	if req.Server != "" {
-		who = "server " + termtext.Line(req.Server)
+		who = "server " + termtext.Reveal(req.Server)
 	}
 	c.mu.Lock()
 	inTurn := c.turnOut != nil
@@ -314,7 +314,7 @@ func (c *Chat) ApproveSampling(ctx context.Context, req ask.SamplingRequest) (bo
 	}
 	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks the model for a completion%s:", who, limit)))
 	if req.SystemPrompt != "" {
-		fmt.Fprintf(w, "    system: %s\n", ui.Preview(req.SystemPrompt, c.opts.Width()-14))
+		fmt.Fprintf(w, "    system: %s\n", termtext.RevealText(ui.Preview(req.SystemPrompt, c.opts.Width()-14)))
 	}
 	for _, m := range req.Messages {
 		for _, ct := range m.Content {

@@ -148,7 +148,7 @@ func (c *Chat) during(server string) string {
 		return ""
 	}
 	for i, t := range tools {
-		tools[i] = termtext.Line(server + " › " + t)
+		tools[i] = termtext.Reveal(server + " › " + t)
 	}
 	return " (during " + strings.Join(tools, " or ") + ")"
 }

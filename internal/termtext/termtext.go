@@ -155,3 +155,27 @@ func hasHidden(s string) bool {
 	}
 	return false
 }
+
+// Reveal is Line for text a person judges (a tool's or a server's name, a
+// server's question): the characters a terminal does not draw (Hidden)
+// are shown by their code, "<U+200B>", as the approval question shows
+// them in arguments.
+func Reveal(s string) string { return RevealText(Line(s)) }
+
+// RevealText is Clean, with the characters a terminal does not draw
+// (Hidden) shown by their code, "<U+200B>": newlines and tabs are kept.
+func RevealText(s string) string {
+	s = Clean(s)
+	if !hasHidden(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if Hidden(r) {
+			fmt.Fprintf(&b, "<U+%04X>", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -83,3 +83,15 @@ func TestRevealJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestReveal(t *testing.T) {
+	if got, want := Reveal("read\u200bfile\t\U000E0041\x1b[31m"), "read<U+200B>file <U+E0041>"; got != want {
+		t.Errorf("Reveal = %q, want %q", got, want)
+	}
+}
+
+func TestRevealTextKeepsLines(t *testing.T) {
+	if got, want := RevealText("a\u2066\nb\tc"), "a<U+2066>\nb\tc"; got != want {
+		t.Errorf("RevealText = %q, want %q", got, want)
+	}
+}

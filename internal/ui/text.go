@@ -323,7 +323,7 @@ func toolLabel(server, tool, exposed string) string {
 	if server == "" {
 		return exposed
 	}
-	return termtext.Line(server + " › " + tool)
+	return termtext.Reveal(server + " › " + tool)
 }
 
 // shortArgs is a call's arguments on one line: their JSON, hidden
