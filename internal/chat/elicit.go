@@ -87,9 +87,9 @@ func (c *Chat) Elicit(ctx context.Context, req ask.FormRequest) (ask.FormAnswer,
 		// with the prompt being typed.
 		who := "a server"
 		if req.Server != "" {
-			who = "server " + termtext.Line(req.Server)
+			who = "server " + termtext.Reveal(req.Server)
 		}
-		c.notice(fmt.Sprintf("%s asked for input (%s) while you were typing a prompt; declined", who, ui.Preview(req.Message, 60)))
+		c.notice(fmt.Sprintf("%s asked for input (%s) while you were typing a prompt; declined", who, termtext.RevealText(ui.Preview(req.Message, 60))))
 		return ask.FormAnswer{Action: ask.Decline}, nil
 	}
 	// The screen and the keys are the form's until it is done: not another
