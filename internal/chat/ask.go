@@ -23,46 +23,57 @@ const askRows = 16
 // ApproveCall asks the user about a tool call that needs approval, in the middle of
 // a turn: it shows the server, the tool and the arguments, and takes one
 // key: y (yes once), a (yes for this tool this session), n (no), r (no, and
-// a typed reason the model is told), or v (show long arguments in full).
+// a typed reason the model is told), or v (the arguments' exact JSON, every
+// key and value as the tool gets them).
 // Ctrl-C cancels the turn. It is the chat's answer to ask.Asker's approval question.
 //
 // The arguments are the model's and may be hostile: each is drawn on rows
-// of its own behind a mark, with newlines, tabs and control characters
-// shown rather than obeyed (approval.FormatArguments; an edit's diff,
-// approval.FormatEdits, keeps the same marks), so no value can
-// draw a question of its own; and the tool is named again next to the
-// keys, in case a long value pushed the header off screen.
+// of its own behind a mark, with newlines, tabs, control characters and
+// characters a terminal does not draw shown rather than obeyed
+// (approval.FormatArguments; an edit's diff, approval.FormatEdits, keeps
+// the same marks and shows the edits' other keys as rows), so no value
+// can draw a question of its own or hide what it holds; and the tool is
+// named again next to the keys, in case a long value pushed the header
+// off screen. Like every question of the chat, it waits for the one
+// before it to be answered, and only a key pressed while it is on screen
+// answers it (see question).
 func (c *Chat) ApproveCall(ctx context.Context, req ask.CallRequest) (ask.Approval, error) {
-	c.pauseTurn()
-	// The keys are the question's until it is answered, not typed ahead.
-	defer c.holdInput()()
+	// Until it is answered the call has not started on its server: a
+	// question the server asks meanwhile comes from another call.
+	answered := c.awaitApproval(req.Server, req.Tool)
+	done, err := c.question(ctx)
+	if err != nil {
+		answered(false)
+		return ask.Approval{}, err
+	}
 	// After a no the turn's spinner comes back for what still runs; a yes
 	// brings it back on the call's ToolCallApproved, which restarts the
 	// call's clock too (resuming here would show the old one for a frame).
+	// The next question is drawn last, once this one is all done.
 	approved := false
 	defer func() {
-		if !approved {
+		answered(approved)
+		if approved {
+			c.releaseTurn()
+		} else {
 			c.resumeTurn()
 		}
+		done()
 	}()
 	w := c.opts.Err
 	st := c.style()
-	label := termtext.Line(req.Name)
+	label := termtext.Reveal(req.Name)
 	if req.Server != "" {
-		label = termtext.Line(req.Server + " › " + req.Tool)
+		label = termtext.Reveal(req.Server + " › " + req.Tool)
 	}
 	head := fmt.Sprintf("? %s wants to run", label)
 	if req.Why != "" {
-		head += fmt.Sprintf(" (%s)", termtext.Line(req.Why))
+		head += fmt.Sprintf(" (%s)", termtext.Reveal(req.Why))
 	}
 	fmt.Fprintf(w, "\n%s", st.Question(head))
-	full := c.formatArguments(req.Arguments, 0)
 	shown := c.formatArguments(req.Arguments, askRows)
 	fmt.Fprintf(w, ":\n%s\n", indent(shown, "    "))
-	keys := "[y] yes once  [a] yes for this tool this session  [n] no  [r] no, and say why"
-	if shown != full {
-		keys += "  [v] view in full"
-	}
+	keys := "[y] yes once  [a] yes for this tool this session  [n] no  [r] no, and say why  [v] view JSON"
 	question := fmt.Sprintf("  %s: %s: ", st.Question(label), keys)
 	fmt.Fprint(w, question)
 
@@ -78,7 +89,7 @@ func (c *Chat) ApproveCall(ctx context.Context, req ask.CallRequest) (ask.Approv
 			approved = true
 			return ask.Approval{Choice: ask.YesOnce}, nil
 		case 'a', 'A':
-			fmt.Fprintf(w, "yes, %s is allowed for this session\n", termtext.Line(req.Name))
+			fmt.Fprintf(w, "yes, %s is allowed for this session\n", termtext.Reveal(req.Name))
 			approved = true
 			return ask.Approval{Choice: ask.YesSession}, nil
 		case 'n', 'N':
@@ -93,9 +104,9 @@ func (c *Chat) ApproveCall(ctx context.Context, req ask.CallRequest) (ask.Approv
 			}
 			return ask.Approval{Choice: ask.No, Reason: reason}, nil
 		case 'v', 'V':
-			if shown != full {
-				fmt.Fprintf(w, "\n%s\n%s", indent(full, "    "), question)
-			}
+			// Every key and value as the tool gets them, whatever the
+			// view above folded or drew as a diff.
+			fmt.Fprintf(w, "\n%s\n%s", indent(c.formatJSON(req.Arguments), "    "), question)
 		case 3: // Ctrl-C in raw mode
 			fmt.Fprintln(w)
 			c.mu.Lock()
@@ -122,6 +133,26 @@ func (c *Chat) formatArguments(args map[string]any, maxRows int) string {
 		return out
 	}
 	return approval.FormatArguments(args, f)
+}
+
+// formatJSON lays out a call's arguments as their exact JSON, for v.
+func (c *Chat) formatJSON(args map[string]any) string {
+	f := approval.ArgumentsFormat{Width: c.opts.Width() - 4}
+	if !c.opts.NoColor {
+		f.Dim = func(s string) string { return "\x1b[2m" + s + "\x1b[22m" }
+	}
+	return approval.FormatJSON(args, f)
+}
+
+// releaseTurn gives the terminal back to the running turn without
+// drawing its spinner (see ui.Text.Release).
+func (c *Chat) releaseTurn() {
+	c.mu.Lock()
+	out := c.turnOut
+	c.mu.Unlock()
+	if out != nil {
+		out.Release()
+	}
 }
 
 // pauseTurn stops the running turn's spinner, if any, so that a question

@@ -93,6 +93,15 @@ type Chat struct {
 	// models is the engines' model list as /model last fetched it, for
 	// Tab; nil until then.
 	models []host.ModelEntry
+	// questions puts approvals, sampling requests and forms to the user
+	// one at a time, in the order they came.
+	questions questionQueue
+	// running are the running turn's tool calls and awaiting the calls
+	// ("server\x00tool") whose approval is asked or waits to be: a
+	// server's question names the call it comes during.
+	// refused are calls refused their approval, until they finish.
+	running           []runningCall
+	awaiting, refused []string
 }
 
 var _ ask.Asker = (*Chat)(nil)
@@ -214,11 +223,11 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
-		c.turnOut, c.cancelTurn = nil, func() {}
+		c.turnOut, c.cancelTurn, c.running, c.refused = nil, func() {}, nil, nil
 		c.mu.Unlock()
 	}()
 	var stats turnStats
-	res, err := run(turnCtx, stats.watch(out.Handle))
+	res, err := run(turnCtx, c.trackCalls(stats.watch(out.Handle)))
 	out.Finish(res, err, 0)
 	if err == nil {
 		c.printStatus(&stats)

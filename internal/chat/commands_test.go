@@ -16,6 +16,7 @@ import (
 	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/guard/approval"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/provider/ollama"
@@ -285,8 +286,8 @@ func TestAskTakesOneKeyAndAReason(t *testing.T) {
 }
 
 // TestAskFoldsLongValuesAndShowsThemOnV: a long argument is folded with a
-// count of what is left out, v shows it in full, and the question repeats
-// the tool's name next to the keys.
+// count of what is left out, v shows it in full, as the exact JSON the
+// tool gets, and the question repeats the tool's name next to the keys.
 func TestAskFoldsLongValuesAndShowsThemOnV(t *testing.T) {
 	c, out, _, _ := newTestChat(t)
 	r, w, err := os.Pipe()
@@ -307,14 +308,18 @@ func TestAskFoldsLongValuesAndShowsThemOnV(t *testing.T) {
 		t.Fatalf("answer %+v, err %v", ans, err)
 	}
 	shown := out.String()
-	folded, full, _ := strings.Cut(shown, "[v] view in full: ")
+	folded, full, _ := strings.Cut(shown, "[v] view JSON: ")
 	if !strings.Contains(folded, "more rows") || strings.Contains(folded, "echo step 20") || !strings.Contains(folded, "echo step 39") {
 		t.Errorf("the question did not fold the long command:\n%s", folded)
 	}
 	if !strings.Contains(folded, "  sh › run: [y] yes once") {
 		t.Errorf("the keys do not name the tool:\n%s", folded)
 	}
-	if !strings.Contains(full, "echo step 20") || !strings.HasSuffix(strings.TrimSpace(full), "[v] view in full: no") {
+	// The JSON's long line goes on over marked rows: joined, it is the
+	// exact JSON of the command.
+	joined := strings.ReplaceAll(full, "\n    "+approval.ContinuationMark, "")
+	if !strings.Contains(joined, `"command": "echo step 00\necho step 01\n`) || !strings.Contains(joined, `echo step 19\necho step 20\n`) ||
+		!strings.HasSuffix(strings.TrimSpace(full), "[v] view JSON: no") {
 		t.Errorf("v did not show the command in full and ask again:\n%s", full)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcphost/mcphost/ask"
+	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/internal/ui"
 )
 
@@ -72,21 +73,47 @@ func (p schemaProp) choices() []choice {
 // elicitation) in the terminal: a form is filled field by field (Enter
 // keeps the default; "-" leaves an optional field out), then sent,
 // declined or cancelled. A URL request shows the URL and asks whether the
-// user will open it.
+// user will open it. The question says which server asks, and during
+// which of its tool calls when one runs; it waits for the questions
+// before it to be answered (see question). A request that comes while a
+// prompt is being typed is declined, with a notice: the line editor has
+// the keys.
 func (c *Chat) Elicit(ctx context.Context, req ask.FormRequest) (ask.FormAnswer, error) {
-	c.pauseTurn()
-	// The keys are the form's until it is done, not typed ahead.
-	defer c.holdInput()()
-	defer c.resumeTurn()
+	c.mu.Lock()
+	editing := c.editor != nil
+	c.mu.Unlock()
+	if editing {
+		// The line editor has the keys: a form drawn now would share them
+		// with the prompt being typed.
+		who := "a server"
+		if req.Server != "" {
+			who = "server " + termtext.Reveal(req.Server)
+		}
+		c.notice(fmt.Sprintf("%s asked for input (%s) while you were typing a prompt; declined", who, termtext.RevealText(ui.Preview(req.Message, 60))))
+		return ask.FormAnswer{Action: ask.Decline}, nil
+	}
+	// The screen and the keys are the form's until it is done: not another
+	// question's, nor typed ahead.
+	done, err := c.question(ctx)
+	if err != nil {
+		return ask.FormAnswer{}, err
+	}
+	defer func() {
+		c.resumeTurn()
+		done()
+	}()
 	w := c.opts.Err
 	who := "a server"
 	if req.Server != "" {
-		who = "server " + ui.Sanitize(req.Server)
+		who = "server " + termtext.Reveal(req.Server)
 	}
-	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks: %s", who, ui.Sanitize(req.Message))))
+	// The keys are named after the server again, as a long form may
+	// have pushed the header off screen.
+	who += c.during(req.Server)
+	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks: %s", who, termtext.RevealText(req.Message))))
 	if req.Mode == "url" {
-		fmt.Fprintf(w, "    open %s\n", ui.Sanitize(req.URL))
-		res, err := c.confirm(ctx, "  [y] I will open it  [n] decline: ", nil)
+		fmt.Fprintf(w, "    open %s\n", termtext.Reveal(req.URL))
+		res, err := c.confirm(ctx, fmt.Sprintf("  %s: [y] I will open it  [n] decline: ", who), nil)
 		if err == nil && res.Action == ask.Accept {
 			c.awaitURL(req)
 		}
@@ -113,7 +140,7 @@ func (c *Chat) Elicit(ctx context.Context, req ask.FormRequest) (ask.FormAnswer,
 			break
 		}
 	}
-	return c.confirm(ctx, "  [y] send  [n] decline  [c] cancel: ", content)
+	return c.confirm(ctx, fmt.Sprintf("  %s: [y] send  [n] decline  [c] cancel: ", who), content)
 }
 
 // confirm asks for the final y/n/c and builds the result.

@@ -279,16 +279,15 @@ func withPrefix(prefix string, words []string) []string {
 }
 
 // ApproveSampling asks the user whether a server may have the model
-// answer it (MCP sampling): it shows which server asks, its system prompt,
+// answer it (MCP sampling): it shows which server asks (and during which
+// of its tool calls, when one runs), its system prompt,
 // its messages and its token limit, and takes y or n. Ctrl-C refuses.
 // It is the chat's answer to ask.Asker's sampling question.
 func (c *Chat) ApproveSampling(ctx context.Context, req ask.SamplingRequest) (bool, error) {
-	// The keys are the question's until it is answered, not typed ahead.
-	defer c.holdInput()()
 	w := c.opts.Err
 	who := "a server"
 	if req.Server != "" {
-		who = "server " + termtext.Line(req.Server)
+		who = "server " + termtext.Reveal(req.Server)
 	}
 	c.mu.Lock()
 	inTurn := c.turnOut != nil
@@ -298,15 +297,24 @@ func (c *Chat) ApproveSampling(ctx context.Context, req ask.SamplingRequest) (bo
 		c.notice(fmt.Sprintf("%s asked the model for a completion (%s) outside a turn; refused", who, req.Summary(60)))
 		return false, nil
 	}
-	c.pauseTurn()
-	defer c.resumeTurn()
+	// The screen and the keys are the question's until it is answered:
+	// not another question's, nor typed ahead.
+	done, err := c.question(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		c.resumeTurn()
+		done()
+	}()
+	who += c.during(req.Server)
 	limit := ""
 	if req.MaxTokens > 0 {
 		limit = fmt.Sprintf(", at most %d tokens", req.MaxTokens)
 	}
 	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks the model for a completion%s:", who, limit)))
 	if req.SystemPrompt != "" {
-		fmt.Fprintf(w, "    system: %s\n", ui.Preview(req.SystemPrompt, c.opts.Width()-14))
+		fmt.Fprintf(w, "    system: %s\n", termtext.RevealText(ui.Preview(req.SystemPrompt, c.opts.Width()-14)))
 	}
 	for _, m := range req.Messages {
 		for _, ct := range m.Content {

@@ -2,7 +2,11 @@
 
 package chat
 
-import "golang.org/x/sys/unix"
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
 
 // The ioctl requests that read and set a terminal's modes on macOS and the
 // BSDs.
@@ -10,3 +14,15 @@ const (
 	ioctlGetTermios = unix.TIOCGETA
 	ioctlSetTermios = unix.TIOCSETA
 )
+
+// flushRead is FREAD of <sys/fcntl.h>: TIOCFLUSH with it drops the input
+// queue only.
+const flushRead = 1
+
+// discardInput drops what was typed but not yet read: keys typed before a
+// question was drawn are not its answer. Not a terminal: nothing to drop.
+func discardInput(f *os.File) {
+	if f != nil {
+		_ = unix.IoctlSetPointerInt(int(f.Fd()), unix.TIOCFLUSH, flushRead)
+	}
+}

@@ -12,3 +12,6 @@ const canReadAhead = false
 
 // charMode is not used here (canReadAhead).
 func charMode(*os.File) (restore func()) { return noop }
+
+// discardInput: terminal input is not handled on this system.
+func discardInput(*os.File) {}

@@ -35,3 +35,11 @@ const canReadAhead = false
 
 // charMode is not used on Windows (canReadAhead).
 func charMode(*os.File) (restore func()) { return noop }
+
+// discardInput drops the console's pending input: keys typed before a
+// question was drawn are not its answer. Not a console: nothing to drop.
+func discardInput(f *os.File) {
+	if f != nil {
+		_ = windows.FlushConsoleInputBuffer(windows.Handle(f.Fd()))
+	}
+}

@@ -85,7 +85,7 @@ func TestChatFoldsALongWriteAndShowsItAllOnV(t *testing.T) {
 		ollamatest.Reply{Content: "Not written."},
 	)
 	term.typeLine("write a big file")
-	s := term.waitFor("[v] view in full")
+	s := term.waitFor("[v] view JSON")
 	for _, want := range []string{"content (300 lines, 2.3 KB): row 000", "row 009", "… 285 more rows", "row 295", "row 299"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the folded question lacks %q:\n%s", want, s)
@@ -95,8 +95,11 @@ func TestChatFoldsALongWriteAndShowsItAllOnV(t *testing.T) {
 		t.Errorf("the middle of the content is shown before v:\n%s", s)
 	}
 	term.keys("v")
-	term.waitFor("row 150")
-	term.waitForCount("[v] view in full", 2)
+	// v shows the exact JSON, its long line going on over marked rows.
+	s = term.waitForCount("[v] view JSON", 2)
+	if joined := strings.ReplaceAll(s, "\n    ┆ ", ""); !strings.Contains(joined, `"content": "row 000\nrow 001\n`) || !strings.Contains(joined, `row 149\nrow 150\nrow 151`) {
+		t.Errorf("v does not show the content's exact JSON:\n%s", s)
+	}
 	term.keys("n")
 	term.waitFor("Not written.")
 	if _, err := os.Stat(filepath.Join(data, "big.txt")); err == nil {

@@ -86,7 +86,7 @@ func TestChatAsksAboutSampling(t *testing.T) {
 
 	term.typeLine("sample once")
 	s := term.waitFor("[y] let the model answer  [n] refuse")
-	if !strings.Contains(s, "? server everything asks the model for a completion, at most 20 tokens:") ||
+	if !strings.Contains(s, "? server everything (during everything › trigger-sampling-request) asks the model for a completion, at most 20 tokens:") ||
 		!strings.Contains(s, "system: You are a helpful test server.") || !strings.Contains(s, "Name a colour.") {
 		t.Errorf("the question does not say who asks what:\n%s", s)
 	}
@@ -125,7 +125,7 @@ func TestChatURLElicitationListChangeAndProgress(t *testing.T) {
 
 	term.typeLine("log me in")
 	s := term.waitFor("[y] I will open it  [n] decline")
-	if !strings.Contains(s, "? server fault asks: Log in, please.") || !strings.Contains(s, "open https://example.com/fault-login") {
+	if !strings.Contains(s, "? server fault (during fault › open_url) asks: Log in, please.") || !strings.Contains(s, "open https://example.com/fault-login") {
 		t.Errorf("the URL request:\n%s", s)
 	}
 	term.keys("y")

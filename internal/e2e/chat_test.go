@@ -341,7 +341,7 @@ func TestChatFillsAnElicitationForm(t *testing.T) {
 	term.waitFor("servers ready")
 
 	term.typeLine("ask me")
-	term.waitFor(`server everything asks: Please provide inputs`)
+	term.waitFor(`server everything (during everything › trigger-elicitation-request) asks: Please provide inputs`)
 	term.typeLine("Ann Lee")
 	for range 12 { // every other field keeps its default or stays empty
 		term.keys("Enter")

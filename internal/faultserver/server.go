@@ -54,7 +54,9 @@
 // changes), log (one log message per level, debug to error), progress
 // (reports progress steps times, ms apart), open_url (a URL elicitation,
 // completed 300ms after the user agrees), weather (structured content
-// that does not match its output schema).
+// that does not match its output schema), sample (a sampling request) and
+// form (a form elicitation), each asked once a test opens the named pipe
+// given as gate.
 package faultserver
 
 import (
@@ -306,6 +308,25 @@ type growArgs struct {
 	Name string `json:"name"`
 }
 
+type gateArgs struct {
+	// Gate is a named pipe the tool opens for reading before it asks: the
+	// open waits until a test opens it for writing, so the test says when.
+	Gate string `json:"gate,omitempty"`
+	// Later answers the call at once and asks after it, between turns.
+	Later bool `json:"later,omitempty"`
+}
+
+// passGate waits at the named pipe path, if any, until a test opens it.
+func (f *fault) passGate(path string) {
+	if path == "" {
+		return
+	}
+	f.event("at the gate")
+	if g, err := os.Open(path); err == nil {
+		g.Close()
+	}
+}
+
 type progressArgs struct {
 	Steps int `json:"steps"`
 	MS    int `json:"ms"`
@@ -441,6 +462,41 @@ func (f *fault) addFeatureTools(srv *mcp.Server) {
 			}()
 		}
 		return text("the user said " + res.Action), nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "sample", Description: "once the gate (a named pipe) opens, ask the client's model to name a colour (sampling)"}, func(ctx context.Context, req *mcp.CallToolRequest, in gateArgs) (*mcp.CallToolResult, any, error) {
+		f.passGate(in.Gate)
+		f.event("sampling requested")
+		//lint:ignore SA1019 sampling is current in MCP 2025-11-25, which mcphost speaks
+		msgs := []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Name a colour."}}}
+		//lint:ignore SA1019 as above
+		res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 20, Messages: msgs})
+		if err != nil {
+			return text("no sample: " + err.Error()), nil, nil
+		}
+		said := ""
+		if t, ok := res.Content.(*mcp.TextContent); ok {
+			said = t.Text
+		}
+		return text("the model said " + said), nil, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "form", Description: "once the gate (a named pipe) opens, ask the user for a name (a form elicitation); later: answer the call at once and ask after it"}, func(ctx context.Context, req *mcp.CallToolRequest, in gateArgs) (*mcp.CallToolResult, any, error) {
+		ask := func(ctx context.Context) string {
+			f.passGate(in.Gate)
+			f.event("form requested")
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: "Your name?",
+				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)})
+			if err != nil {
+				return "no form: " + err.Error()
+			}
+			said := fmt.Sprintf("the user said %s: %v", res.Action, res.Content["name"])
+			f.event("form answered: %s", said)
+			return said
+		}
+		if in.Later {
+			go ask(context.Background())
+			return text("will ask later"), nil, nil
+		}
+		return text(ask(ctx)), nil, nil
 	})
 	srv.AddTool(&mcp.Tool{Name: "weather", Description: "structured content that does not match the output schema",
 		InputSchema:  json.RawMessage(`{"type":"object"}`),

@@ -68,3 +68,30 @@ func TestStreamDoesNotHoldForever(t *testing.T) {
 		t.Errorf("an escape got through: %q", got)
 	}
 }
+
+func TestRevealJSON(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a":"plain ünïcode 界"}`, `{"a":"plain ünïcode 界"}`},
+		{"{\n\t\"a\": \"zw\u200bj\u200dnj\u200c\"\n}", "{\n\t\"a\": \"zw\\u200bj\\u200dnj\\u200c\"\n}"},
+		{"\u2066bidi\u202e \u2028\u2029 \ufeff \u2060\u2064 \u00ad", `\u2066bidi\u202e \u2028\u2029 \ufeff \u2060\u2064 \u00ad`},
+		{"tag\U000E0001\U000E007F", `tag\udb40\udc01\udb40\udc7f`},
+		{"bell\x07 c1\u0085", `bell\u0007 c1\u0085`},
+	}
+	for _, tt := range tests {
+		if got := RevealJSON(tt.in); got != tt.want {
+			t.Errorf("RevealJSON(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestReveal(t *testing.T) {
+	if got, want := Reveal("read\u200bfile\t\U000E0041\x1b[31m"), "read<U+200B>file <U+E0041>"; got != want {
+		t.Errorf("Reveal = %q, want %q", got, want)
+	}
+}
+
+func TestRevealTextKeepsLines(t *testing.T) {
+	if got, want := RevealText("a\u2066\nb\tc"), "a<U+2066>\nb\tc"; got != want {
+		t.Errorf("RevealText = %q, want %q", got, want)
+	}
+}

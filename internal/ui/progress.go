@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
 )
@@ -20,9 +21,14 @@ type activity struct {
 	// model is when the model call began; zero when none is waited for.
 	model time.Time
 	calls []*callActivity
-	// paused is true while a question to the user has the terminal: no
-	// spinner is drawn over it.
-	paused bool
+	// asking counts the questions to the user that have the terminal
+	// (the chat draws one at a time, but one is taken before the last
+	// gives it back): no spinner is drawn over them.
+	asking int
+	// held is what was to be printed while a question had the terminal
+	// (finished calls' lines, notices, warnings): printed once the last
+	// question gives it back, never into a question.
+	held []func()
 }
 
 // callActivity is one tool call in flight.
@@ -36,7 +42,7 @@ type callActivity struct {
 func (a *activity) waitModel(now time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.model, a.paused = now, false
+	a.model = now
 }
 
 func (a *activity) modelDone() {
@@ -60,7 +66,6 @@ func (a *activity) approved(ev host.ToolCallApproved, now time.Time) {
 	if c := a.find(ev.Call); c != nil {
 		c.start = now
 	}
-	a.paused = false
 }
 
 func (a *activity) progressed(ev host.ToolProgress) {
@@ -97,10 +102,34 @@ func (a *activity) find(call provider.ToolCall) *callActivity {
 // IDs get their calls matched in order, which is enough for a label.
 func sameCall(a, b provider.ToolCall) bool { return a.ID == b.ID && a.Name == b.Name }
 
-func (a *activity) setPaused(p bool) {
+// ask notes a question that takes the terminal (on) or gives it back;
+// once none has it, it returns what was held back meanwhile, to print.
+func (a *activity) ask(on bool) (held []func()) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.paused = p
+	if on {
+		a.asking++
+		return nil
+	}
+	if a.asking > 0 {
+		a.asking--
+	}
+	if a.asking == 0 {
+		held, a.held = a.held, nil
+	}
+	return held
+}
+
+// hold keeps print for later if a question has the terminal, and says
+// whether it did.
+func (a *activity) hold(print func()) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.asking == 0 {
+		return false
+	}
+	a.held = append(a.held, print)
+	return true
 }
 
 // showing reports whether there is something to show and nothing in its
@@ -108,7 +137,7 @@ func (a *activity) setPaused(p bool) {
 func (a *activity) showing() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return !a.paused && (!a.model.IsZero() || len(a.calls) > 0)
+	return a.asking == 0 && (!a.model.IsZero() || len(a.calls) > 0)
 }
 
 // line is the spinner's text at now: "waiting for the model… 3.2s", or
@@ -156,7 +185,7 @@ func StyledToolLine(ev host.ToolCallFinished, st Style, width int) string {
 		args += " (recovered from text)"
 	}
 	line := fmt.Sprintf("%s %s %s %s", st.Mark(ev.IsError), toolLabel(ev.Server, ev.Tool, ev.Call.Name),
-		args, st.Dim("· "+formatDuration(ev.Duration)+" · "+Preview(ev.Output, 60)))
+		args, st.Dim("· "+formatDuration(ev.Duration)+" · "+termtext.RevealJSON(Preview(ev.Output, 60))))
 	return Fit(line, width)
 }
 

@@ -98,11 +98,23 @@ func TestActivityLineCountsFromTheApproval(t *testing.T) {
 		t.Errorf("tool: %q", got)
 	}
 	// A question is on screen: nothing is drawn over it.
-	a.setPaused(true)
+	a.ask(true)
 	if a.showing() {
 		t.Error("the spinner shows over a question")
 	}
+	// A second question is taken before the first gives the terminal
+	// back: the spinner stays away until both have.
+	a.ask(true)
+	a.ask(false)
+	if a.showing() {
+		t.Error("the spinner shows over the second question")
+	}
+	a.approved(host.ToolCallApproved{Call: call, Server: "fs", Tool: "read"}, t0.Add(9*time.Second))
+	if a.showing() {
+		t.Error("another call's approval drew the spinner over a question")
+	}
 	// The user answers yes at t0+10s: the call's time starts there.
+	a.ask(false)
 	a.approved(host.ToolCallApproved{Call: call, Server: "fs", Tool: "read"}, t0.Add(10*time.Second))
 	if !a.showing() {
 		t.Error("no spinner after the approval")
@@ -176,6 +188,11 @@ func TestSpinnerShowsProgressAndComesBackAfterAQuestion(t *testing.T) {
 			t.Errorf("the spinner drew over a question: %q", after)
 		}
 		// The answer comes: the call is shown again, its time from zero.
+		o.Release()
+		synctest.Wait()
+		if after := errOut.String()[mark:]; after != "" {
+			t.Errorf("the spinner drew before the call's approval: %q", after)
+		}
 		o.Handle(host.ToolCallApproved{Call: call, Server: "fs", Tool: "read"})
 		synctest.Wait()
 		if got, want := errOut.last(), "⠋ running fs › read… 0.0s · 1/4 (25%)"; got != want {
@@ -260,5 +277,28 @@ func TestNoSpinnerOverAStreamingAnswer(t *testing.T) {
 	o.Handle(host.ModelCallFinished{Step: 1})
 	if s := errOut.String(); strings.Contains(s[strings.Index(s, "The answer"):], "waiting for the model") {
 		t.Errorf("the spinner came back over the answer: %q", s)
+	}
+}
+
+// TestNothingIsPrintedIntoAQuestion: a call that finishes, a notice or a
+// warning while a question has the terminal is printed once the question
+// is answered, below it.
+func TestNothingIsPrintedIntoAQuestion(t *testing.T) {
+	var errOut bytes.Buffer
+	o := NewText(TextOptions{Out: &bytes.Buffer{}, Err: &errOut, NoColor: true})
+	call := provider.ToolCall{ID: "c1", Name: "fs__read"}
+	o.Handle(host.ToolCallStarted{Call: call, Server: "fs", Tool: "read"})
+	o.Pause()
+	errOut.WriteString("? the question: ")
+	o.Handle(host.ToolCallFinished{Call: call, Server: "fs", Tool: "read", Output: "ok"})
+	o.Interrupt(func() { errOut.WriteString("· a notice\n") })
+	o.Warn("a warning")
+	if got := errOut.String(); got != "? the question: " {
+		t.Errorf("printed into the question: %q", got)
+	}
+	errOut.WriteString("yes\n")
+	o.Resume()
+	if got, want := errOut.String(), "? the question: yes\n✓ fs › read {} · 0µs · ok\n· a notice\nwarning: a warning\n"; got != want {
+		t.Errorf("after the answer:\n%q\nwant\n%q", got, want)
 	}
 }

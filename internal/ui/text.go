@@ -136,7 +136,8 @@ func (t *Text) Handle(ev host.Event) {
 		t.spin.Stop()
 		t.act.finished(ev)
 		if !t.opts.Quiet {
-			fmt.Fprintln(t.opts.Err, t.toolLine(ev))
+			line := t.toolLine(ev)
+			t.print(func() { fmt.Fprintln(t.opts.Err, line) })
 		}
 		// Calls still in flight beside it keep their spinner.
 		t.spinner()
@@ -177,10 +178,13 @@ func (t *Text) spinner() {
 }
 
 // Pause stops the spinner so that something else (a question to the user)
-// can use the terminal, until Resume or the call's approval. The answer
-// so far is committed: the question goes below it.
+// can use the terminal, until the question gives it back (Resume or
+// Release). The answer so far is committed: the question goes below it.
+// Questions count: the spinner is back once each has given it back, and
+// what was to be printed meanwhile (finished calls' lines, notices,
+// warnings) is printed then, not into a question.
 func (t *Text) Pause() {
-	t.act.setPaused(true)
+	t.act.ask(true)
 	t.spin.Stop()
 	t.flushAnswer()
 }
@@ -191,15 +195,39 @@ func (t *Text) Pause() {
 func (t *Text) Interrupt(print func()) {
 	t.spin.Stop()
 	t.flushAnswer()
-	print()
+	t.print(print)
 	t.spinner()
 }
 
-// Resume shows the spinner again, if anything is still in progress, once
-// a question is answered.
+// print runs print now, or, while a question has the terminal, once it is
+// answered: nothing is drawn into a question.
+func (t *Text) print(print func()) {
+	if !t.act.hold(print) {
+		print()
+	}
+}
+
+// printHeld prints what was held back while questions had the terminal.
+func (t *Text) printHeld(held []func()) {
+	for _, print := range held {
+		print()
+	}
+}
+
+// Resume gives the terminal back once a question is answered, and shows
+// the spinner again if anything is still in progress and no other
+// question has the terminal.
 func (t *Text) Resume() {
-	t.act.setPaused(false)
+	t.printHeld(t.act.ask(false))
 	t.spinner()
+}
+
+// Release gives the terminal back without drawing the spinner: after a
+// yes to an approval, the call's ToolCallApproved, which restarts its
+// clock, draws it (drawing it now would show the wait for the answer as
+// the call's time for a frame).
+func (t *Text) Release() {
+	t.printHeld(t.act.ask(false))
 }
 
 // flushAnswer commits the live part of the answer, so that what is
@@ -221,7 +249,7 @@ func (t *Text) Warn(msg string) {
 		if t.opts.ErrTTY {
 			width = t.opts.Width
 		}
-		WarnStyled(t.opts.Err, t.style, width, msg)
+		t.print(func() { WarnStyled(t.opts.Err, t.style, width, msg) })
 	}
 	t.spinner()
 }
@@ -256,7 +284,9 @@ func (t *Text) Finish(res host.Result, _ error, _ int) {
 
 // ToolLine is the one-line summary of a finished tool call:
 // "✓ server › tool {args} · 12ms · preview", with "(recovered from text)"
-// after the arguments for a call the model wrote as text.
+// after the arguments for a call the model wrote as text. Characters a
+// terminal does not draw are shown as escapes ("\u200b") in the arguments
+// and the preview alike (termtext.RevealJSON).
 func ToolLine(ev host.ToolCallFinished) string {
 	return StyledToolLine(ev, Style{}, 0) // no colour, not cut
 }
@@ -293,9 +323,11 @@ func toolLabel(server, tool, exposed string) string {
 	if server == "" {
 		return exposed
 	}
-	return termtext.Line(server + " › " + tool)
+	return termtext.Reveal(server + " › " + tool)
 }
 
+// shortArgs is a call's arguments on one line: their JSON, hidden
+// characters escaped (termtext.RevealJSON), cut to limit characters.
 func shortArgs(args map[string]any, limit int) string {
 	if len(args) == 0 {
 		return "{}"
@@ -304,7 +336,9 @@ func shortArgs(args map[string]any, limit int) string {
 	if err != nil {
 		return "{…}"
 	}
-	return truncate(Sanitize(string(b)), limit)
+	// Characters a terminal does not draw are written as JSON escapes,
+	// so the line shows every character the tool got.
+	return truncate(termtext.RevealJSON(Sanitize(string(b))), limit)
 }
 
 // Preview is the first line of s, cleaned of control characters and cut

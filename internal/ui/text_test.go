@@ -192,3 +192,17 @@ func TestPipedAnswerHasNoEscapeSequences(t *testing.T) {
 		t.Errorf("stdout = %q, want %q", got, want)
 	}
 }
+
+// TestToolLineShowsHiddenCharacters: a tool line shows the characters a
+// terminal does not draw as escapes, so "echo hi" with 46 characters
+// hidden in it does not read as "echo hi".
+func TestToolLineShowsHiddenCharacters(t *testing.T) {
+	ev := host.ToolCallFinished{
+		Call:   provider.ToolCall{Name: "sh__run", Arguments: map[string]any{"c": "echo h\u200di\U000E0041\u202e\u2029"}},
+		Server: "sh", Tool: "run", Duration: 3 * time.Millisecond, Output: "h\u200di\u202e",
+	}
+	want := `✓ sh › run {"c":"echo h\u200di\udb40\udc41\u202e\u2029"} · 3ms · h\u200di\u202e`
+	if line := ToolLine(ev); line != want {
+		t.Errorf("line = %q\nwant   %q", line, want)
+	}
+}

@@ -513,3 +513,20 @@ func BenchmarkDecide(b *testing.B) {
 		p.Decide(info, false, "everything__get-sum")
 	}
 }
+
+// TestFormatArgumentsShowsHiddenCharacters: every character a terminal
+// does not draw (format characters such as zero-width spaces and joiners,
+// tag characters, bidi controls, line and paragraph separators, variation
+// selectors) is shown by its code, so an approved value holds nothing the
+// person did not see.
+func TestFormatArgumentsShowsHiddenCharacters(t *testing.T) {
+	hidden := []rune{0x200B, 0x200C, 0x200D, 0x200E, 0x2060, 0x2064, 0xFEFF, 0x202A, 0x2066, 0x2069,
+		0x2028, 0x2029, 0xE0001, 0xE0041, 0xE007F, 0x00AD, 0xFE0F, 0x3164}
+	for _, r := range hidden {
+		got := FormatArguments(map[string]any{"command": "echo a" + string(r) + "b"}, ArgumentsFormat{})
+		want := fmt.Sprintf("▸ command: echo a<U+%04X>b", r)
+		if got != want {
+			t.Errorf("U+%04X: FormatArguments = %q, want %q", r, got, want)
+		}
+	}
+}

@@ -15,14 +15,16 @@ const diffContext = 3
 // filesystem server's edit_file takes them (path, edits: [{oldText,
 // newText}], dryRun), for a human to judge: the path first, then each
 // edit as a unified diff (removed lines "-", through f.Removed; added
-// lines "+", through f.Added; unchanged context " "), then any other
-// argument as FormatArguments shows it. Every row starts with
+// lines "+", through f.Added; unchanged context " "), then every other
+// argument as FormatArguments shows it, an edit's keys besides oldText
+// and newText included (as "edits[0].path"): nothing the tool gets is
+// left out. Every row starts with
 // ArgumentMark or ContinuationMark and every character is made visible
 // as in FormatArguments, so a diff can forge no more than a value can.
 // ok is false when args do not have that shape; FormatArguments then
 // shows them as they are.
 func FormatEdits(args map[string]any, f ArgumentsFormat) (out string, ok bool) {
-	edits, ok := editPairs(args)
+	edits, extra, ok := editPairs(args)
 	if !ok {
 		return "", false
 	}
@@ -50,7 +52,10 @@ func FormatEdits(args map[string]any, f ArgumentsFormat) (out string, ok bool) {
 	for _, r := range rows {
 		b.WriteString("\n" + ContinuationMark + r.text)
 	}
-	rest := make(map[string]any, len(args))
+	// Every argument the diff does not show is shown as a row of its own:
+	// the call's other keys, and an edit's keys besides oldText and
+	// newText (as "edits[0].path"), which the tool may act on.
+	rest := extra
 	for k, v := range args {
 		if k != "path" && k != "edits" {
 			rest[k] = v
@@ -63,29 +68,36 @@ func FormatEdits(args map[string]any, f ArgumentsFormat) (out string, ok bool) {
 }
 
 // editPairs reads args as an edit call's: a string path and a non-empty
-// list of edits, each with string oldText and newText.
-func editPairs(args map[string]any) ([][2]string, bool) {
+// list of edits, each with string oldText and newText. extra holds the
+// edits' other keys, named "edits[I].KEY" (I from 0, as in the JSON).
+func editPairs(args map[string]any) (pairs [][2]string, extra map[string]any, ok bool) {
 	if _, ok := args["path"].(string); !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	list, ok := args["edits"].([]any)
 	if !ok || len(list) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
-	pairs := make([][2]string, 0, len(list))
-	for _, item := range list {
+	pairs = make([][2]string, 0, len(list))
+	extra = map[string]any{}
+	for i, item := range list {
 		e, ok := item.(map[string]any)
 		if !ok {
-			return nil, false
+			return nil, nil, false
 		}
 		old, ok1 := e["oldText"].(string)
 		new, ok2 := e["newText"].(string)
 		if !ok1 || !ok2 {
-			return nil, false
+			return nil, nil, false
 		}
 		pairs = append(pairs, [2]string{old, new})
+		for k, v := range e {
+			if k != "oldText" && k != "newText" {
+				extra[fmt.Sprintf("edits[%d].%s", i, k)] = v
+			}
+		}
 	}
-	return pairs, true
+	return pairs, extra, true
 }
 
 // diffRows lays out the line diff of old and new, one row (or more, for

@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -111,5 +112,69 @@ func TestFormatEditsFoldsALongDiff(t *testing.T) {
 	}
 	if !strings.Contains(out, "-old 00") || !strings.Contains(out, "+new 99") || !strings.Contains(out, "more rows") {
 		t.Errorf("the fold lacks the first or last lines or its note:\n%s", out)
+	}
+}
+
+// TestFormatEditsShowsEveryKeyOfAnEdit: an edit's keys besides oldText
+// and newText (a per-edit path, which a tool may write to) are rows of
+// their own, not dropped because the diff does not draw them.
+func TestFormatEditsShowsEveryKeyOfAnEdit(t *testing.T) {
+	args := map[string]any{"path": "notes.txt", "edits": []any{
+		map[string]any{"oldText": "a", "newText": "b"},
+		map[string]any{"oldText": "c", "newText": "d", "path": "/home/me/.ssh/authorized_keys", "mode": 420},
+	}}
+	got, ok := FormatEdits(args, ArgumentsFormat{})
+	if !ok {
+		t.Fatal("an edit_file call was not recognised")
+	}
+	for _, want := range []string{
+		"\n▸ edits[1].mode: 420",
+		"\n▸ edits[1].path: /home/me/.ssh/authorized_keys",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("FormatEdits leaves out %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestFormatJSONIsTheExactArguments: [v]'s view is JSON that decodes to
+// the arguments as sent, hidden characters written as escapes, and its
+// rows are marked and no wider than asked.
+func TestFormatJSONIsTheExactArguments(t *testing.T) {
+	args := map[string]any{
+		"path":  "a.txt",
+		"edits": []any{map[string]any{"oldText": "x", "newText": "y<&>", "path": "/etc/passwd"}},
+		"note":  "zero\u200bwidth \U000E0041tag \u2028sep \x1b[2J",
+		"long":  strings.Repeat("w", 90),
+	}
+	got := FormatJSON(args, ArgumentsFormat{Width: 40})
+	var text strings.Builder
+	for i, r := range strings.Split(got, "\n") {
+		if w := runewidth.StringWidth(r); w > 40 {
+			t.Errorf("row %d is %d columns wide: %q", i, w, r)
+		}
+		switch {
+		case strings.HasPrefix(r, ArgumentMark):
+			if i > 0 {
+				text.WriteByte('\n')
+			}
+			text.WriteString(strings.TrimPrefix(r, ArgumentMark))
+		case strings.HasPrefix(r, ContinuationMark):
+			text.WriteString(strings.TrimPrefix(r, ContinuationMark))
+		default:
+			t.Errorf("row %d has no mark: %q", i, r)
+		}
+	}
+	for _, want := range []string{`\u200b`, `\udb40\udc41`, `\u2028`, `\u001b[2J`, `"path": "/etc/passwd"`, `y<&>`} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the JSON view lacks %s:\n%s", want, got)
+		}
+	}
+	var back map[string]any
+	if err := json.Unmarshal([]byte(text.String()), &back); err != nil {
+		t.Fatalf("the JSON view is not JSON: %v\n%s", err, text.String())
+	}
+	if fmt.Sprint(back) != fmt.Sprint(args) {
+		t.Errorf("the JSON view decodes to\n%v\nwant\n%v", back, args)
 	}
 }

@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -78,7 +79,9 @@ func (f ArgumentsFormat) rowWidth() int {
 // in lines and bytes. Nothing in a value reaches the terminal as a
 // control: newlines and tabs are shown (NewlineMark, TabMark), other
 // control characters, escape sequences included, as visible symbols, and
-// bidirectional and zero-width characters by their code. Folding, when
+// characters a terminal does not draw (termtext.Hidden: bidirectional
+// controls, zero-width and other format characters, tag characters, line
+// and paragraph separators) by their code, "<U+200B>". Folding, when
 // asked for, says how much it left out.
 func FormatArguments(args map[string]any, f ArgumentsFormat) string {
 	f = f.withDefaults()
@@ -146,7 +149,7 @@ func visible(s string) []cell {
 			c.text, c.width, c.standIn = "␡", 1, true
 		case r == utf8.RuneError && size == 1:
 			c.text, c.width, c.standIn = "\uFFFD", 1, true
-		case (r >= 0x80 && r < 0xa0) || isInvisible(r):
+		case (r >= 0x80 && r < 0xa0) || termtext.Hidden(r):
 			c.text = fmt.Sprintf("<U+%04X>", r)
 			c.width, c.standIn = len(c.text), true
 		}
@@ -156,11 +159,36 @@ func visible(s string) []cell {
 	return cells
 }
 
-// isInvisible reports characters that change how text reads without
-// showing: bidirectional controls and zero-width characters.
-func isInvisible(r rune) bool {
-	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F ||
-		r == 0x200B || r == 0x2060 || r == 0xFEFF
+// FormatJSON renders a call's arguments as the exact JSON the tool gets,
+// indented, for the question's [v]: every key and value as sent, with the
+// characters a terminal would not draw written as JSON escapes
+// (termtext.RevealJSON), so the text shown is still JSON of the same
+// value. Each JSON line starts an ArgumentMark row; a line wider than
+// f.Width goes on over ContinuationMark rows.
+func FormatJSON(args map[string]any, f ArgumentsFormat) string {
+	f = f.withDefaults()
+	if args == nil {
+		args = map[string]any{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(args); err != nil {
+		return ArgumentMark + "(not representable as JSON)"
+	}
+	var b strings.Builder
+	for line := range strings.Lines(termtext.RevealJSON(strings.TrimSuffix(buf.String(), "\n"))) {
+		for i, r := range layout(visible(strings.TrimSuffix(line, "\n")), f.rowWidth(), f.Dim) {
+			if i == 0 {
+				b.WriteString(ArgumentMark)
+			} else {
+				b.WriteString(ContinuationMark)
+			}
+			b.WriteString(r.text + "\n")
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // row is one row of output and how many bytes of the value it shows.
