@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gofrs/flock"
+	"github.com/mcphost/mcphost/internal/nofollow"
 	"github.com/mcphost/mcphost/internal/userdirs"
 )
 
@@ -77,7 +77,12 @@ func (h *History) Add(s string) {
 	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
 		return
 	}
-	lock := flock.New(h.path+".lock", flock.SetPermissions(0o600))
+	// Neither the lock nor the file is written through a link: one
+	// planted there would have its target appended to.
+	lock, err := nofollow.NewLock(h.path + ".lock")
+	if err != nil {
+		return
+	}
 	// Another chat holds it for a moment at most; give up after a second
 	// rather than stall the prompt.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -87,7 +92,10 @@ func (h *History) Add(s string) {
 	}
 	defer lock.Unlock()
 	line, _ := json.Marshal(s)
-	f, err := os.OpenFile(h.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if !nofollow.Locked(lock, h.path+".lock") {
+		return
+	}
+	f, err := nofollow.OpenFile(h.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return
 	}

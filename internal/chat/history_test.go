@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -85,5 +86,31 @@ func TestHistoryCapDropsNoNewLineOfAnotherChat(t *testing.T) {
 		if !seen[fmt.Sprintf("a%d", i)] || !seen[fmt.Sprintf("b%d", i)] {
 			t.Fatalf("a recent line (%d) of a chat was lost", i)
 		}
+	}
+}
+
+func TestHistoryIsNeverWrittenThroughALink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("making symbolic links needs a privilege on Windows")
+	}
+	for _, planted := range []string{"history", "history.lock"} {
+		t.Run(planted, func(t *testing.T) {
+			dir := t.TempDir()
+			target := filepath.Join(dir, "victim")
+			if err := os.WriteFile(target, []byte("keep\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, filepath.Join(dir, planted)); err != nil {
+				t.Fatal(err)
+			}
+			LoadHistory(filepath.Join(dir, "history")).Add("typed secret")
+			got, err := os.ReadFile(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != "keep\n" {
+				t.Fatalf("the chat wrote through the link %s into its target: %q", planted, got)
+			}
+		})
 	}
 }

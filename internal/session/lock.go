@@ -53,16 +53,10 @@ type Lock struct {
 // only.
 func Acquire(ctx context.Context, path string, opts LockOptions) (*Lock, error) {
 	lockPath := path + ".lock"
-	// Made (or found) here, where a link is refused, so that the lock
-	// library only ever opens a file that exists; it opens it without
-	// following links too (where the system can), and what it locked is
-	// compared with the name below (where it cannot).
-	f, err := nofollow.OpenFile(lockPath, os.O_RDONLY|os.O_CREATE, 0o600)
+	fl, err := nofollow.NewLock(lockPath)
 	if err != nil {
 		return nil, lockError(path, lockPath, err)
 	}
-	f.Close()
-	fl := flock.New(lockPath, flock.SetFlag(os.O_RDONLY|nofollow.Flag), flock.SetPermissions(0o600))
 	ok, err := fl.TryLock()
 	if err != nil {
 		return nil, lockError(path, lockPath, err)
@@ -91,7 +85,7 @@ func Acquire(ctx context.Context, path string, opts LockOptions) (*Lock, error) 
 			return nil, busy(path, holderOf(lockPath))
 		}
 	}
-	if !lockedIsNamed(fl, lockPath) {
+	if !nofollow.Locked(fl, lockPath) {
 		fl.Unlock()
 		return nil, lockError(path, lockPath, nofollow.ErrLink)
 	}
@@ -101,17 +95,6 @@ func Acquire(ctx context.Context, path string, opts LockOptions) (*Lock, error) 
 		f.Close()
 	}
 	return &Lock{path: path, fl: fl}, nil
-}
-
-// lockedIsNamed reports whether the file fl locked is the regular file
-// at lockPath, not one a link put there in between pointed at.
-func lockedIsNamed(fl *flock.Flock, lockPath string) bool {
-	locked, err := fl.Stat()
-	if err != nil {
-		return false
-	}
-	named, err := os.Lstat(lockPath)
-	return err == nil && named.Mode().IsRegular() && os.SameFile(locked, named)
 }
 
 // lockError is the error of a lock file that could not be opened or

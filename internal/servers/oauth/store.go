@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
+	"github.com/mcphost/mcphost/internal/nofollow"
 	"github.com/mcphost/mcphost/internal/userdirs"
 	"golang.org/x/oauth2"
 )
@@ -208,16 +208,25 @@ func (s *Store) update(ctx context.Context, change func(*storeDoc) error) error 
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return fmt.Errorf("cannot create the state directory: %w", err)
 	}
-	lock := flock.New(s.Path+".lock", flock.SetPermissions(0o600))
+	// Never through a link: one planted at the lock's name would have its
+	// target created or locked in the user's name.
+	lockPath := s.Path + ".lock"
+	lock, err := nofollow.NewLock(lockPath)
+	if err != nil {
+		return lockError(lockPath, err)
+	}
 	lctx, cancel := context.WithTimeout(ctx, lockWait)
 	defer cancel()
 	if ok, err := lock.TryLockContext(lctx, 20*time.Millisecond); !ok {
 		if err == nil {
 			err = lctx.Err()
 		}
-		return fmt.Errorf("cannot lock %s: %w", s.Path+".lock", err)
+		return fmt.Errorf("cannot lock %s: %w", lockPath, err)
 	}
 	defer lock.Unlock()
+	if !nofollow.Locked(lock, lockPath) {
+		return lockError(lockPath, nofollow.ErrLink)
+	}
 	doc, err := s.read()
 	if err != nil {
 		return err
@@ -300,4 +309,13 @@ func OriginOf(u *url.URL) Origin {
 		}
 	}
 	return o
+}
+
+// lockError is the error of a lock file that could not be made: for a
+// link in its place, what to do about it.
+func lockError(lockPath string, err error) error {
+	if errors.Is(err, nofollow.ErrLink) {
+		return fmt.Errorf("the sign-in store's lock file, %s, is a symbolic link, which mcphost does not write through: delete the link (mcphost makes the file again) and sign in again", lockPath)
+	}
+	return fmt.Errorf("cannot lock %s: %w", lockPath, err)
 }
