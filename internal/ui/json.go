@@ -53,9 +53,9 @@ type Final struct {
 	// LeftOut are the servers whose tools the model went without: those
 	// that failed to start, and those still starting after the wait
 	// (--server-wait).
-	LeftOut []LeftOutRecord `json:"servers_left_out"`
-	Error   string          `json:"error,omitempty"`
-	ExitCode   int              `json:"exit_code"`
+	LeftOut  []LeftOutRecord `json:"servers_left_out"`
+	Error    string          `json:"error,omitempty"`
+	ExitCode int             `json:"exit_code"`
 	// Mcphost is the build that ran (version, commit, date).
 	Mcphost any `json:"mcphost,omitempty"`
 }
