@@ -389,13 +389,13 @@ func (m *Manager) Start(ctx context.Context) []error {
 				if r != nil {
 					r = m.secondStart(s, r)
 				}
-				results[i] = r
-				finished <- i
 				news := StartNews{Server: s.spec.Name}
 				if r != nil {
 					news.Err = r
 				}
 				onStart(news)
+				results[i] = r
+				finished <- i
 			}()
 		}
 	}
@@ -403,7 +403,14 @@ func (m *Manager) Start(ctx context.Context) []error {
 	if m.background || m.startWait < 0 {
 		return nil
 	}
-	var timeout <-chan time.Time
+	var (
+		timeout   <-chan time.Time
+		cancelled <-chan struct{}
+	)
+	if m.startWait != 0 {
+		// Detached above: the caller's end no longer ends the starts.
+		cancelled = caller.Done()
+	}
 	if m.startWait > 0 {
 		t := time.NewTimer(m.startWait)
 		defer t.Stop()
@@ -416,7 +423,7 @@ wait:
 			done[i] = true
 		case <-timeout:
 			break wait
-		case <-caller.Done():
+		case <-cancelled:
 			break wait
 		}
 	}
