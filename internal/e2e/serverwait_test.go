@@ -55,7 +55,7 @@ func TestOneShotGoesOnWithoutAHungServer(t *testing.T) {
 	if out := runBinary(t, invocation{args: faultArgs(), dir: e.dir, host: model.URL, home: home}); out.code != 0 {
 		t.Fatalf("the first run: exit %d, stderr %q", out.code, out.stderr)
 	}
-	e.config(e.server("good", ""), e.server("hung", `"timeout": "2m"`, "-start-gate", gate))
+	e.config(e.server("good", ""), e.server("hung", `"timeout": "15s"`, "-start-gate", gate))
 	var (
 		mu    sync.Mutex
 		first *api.ChatRequest
