@@ -131,8 +131,9 @@ type StartMode int
 const (
 	// StartLazy starts, in [New], only the servers whose tool list is not
 	// in the cache ([Options.CacheDir]); the others start when one of their
-	// tools is first called. New waits for those it starts no longer than
-	// the server wait (config.Settings.ServerWait, 10 s by default): one
+	// tools is first called. With a model, New waits for those it starts
+	// no longer than the server wait (config.Settings.ServerWait, 10 s by
+	// default; without a model, [Options.ToolsOnly], it waits for each): one
 	// still starting then goes on starting in the background, and a turn
 	// calls the model without its tools (see [ServerLeftOut]) until it is
 	// ready. With a warm cache New waits for no server at all, and a
@@ -222,16 +223,16 @@ type Host struct {
 //   - [StartLazy] (the zero value): the same, but for the servers whose
 //     tool list is in the cache from an earlier run: those are not
 //     started; their tools are offered from the cache, and each starts at
-//     the first call of one of its tools. And New waits for the others
-//     no longer than the server wait (config.Settings.ServerWait): a
+//     the first call of one of its tools. And, with a model, New waits for
+//     the others no longer than the server wait (config.Settings.ServerWait): a
 //     server still starting then is no failure; it goes on starting, and
 //     its tools join the turns once it is ready.
-//
-// A server that exits during its first start is started again after a moment; one
-// that fails the same way twice is not retried further, and its error says
-// so.
 //   - [StartBackground]: every server is started and New returns at once;
 //     a turn waits for the servers whose tools are not known yet.
+//
+// A server that exits during its first start is started again after a
+// moment; one that fails the same way twice is not retried further, and
+// its error says so.
 //
 // A server that fails to start in New is a *[ServerError] (matching
 // [ErrServerStart]), given to [Options.Warn]; when every configured server
@@ -340,10 +341,14 @@ func (h *Host) start(ctx context.Context) error {
 		OnStart:     h.serverNews(),
 		Lazy:        h.opts.Start == StartLazy,
 		Background:  h.opts.Start == StartBackground,
-		StartWait:   h.serverWait(),
 		SignIns:     h.signIns,
 		// Tokens join the config's secrets: no output shows them.
 		OnSecret: h.mask.Add,
+	}
+	if h.backend != nil {
+		// The wait is bounded for the model's first request; a Host
+		// without a model is there to reach the servers, every one.
+		mopts.StartWait = h.serverWait()
 	}
 	if h.opts.Asker != nil {
 		mopts.SignIn = h.signIn
