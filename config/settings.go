@@ -56,6 +56,15 @@ type Settings struct {
 	ModelIdleTimeout time.Duration
 	ModelTimeout     time.Duration
 	MaxStdinBytes    int
+	// ServerWait bounds how long a model call waits for the servers that
+	// are still starting and whose tools are not known yet (not cached
+	// from an earlier run, not listed yet), counted from the start of
+	// each: after it, the model is called without their tools, a turn's
+	// events say which servers were left out (host.ServerLeftOut), and
+	// their tools join at the first model call after they are ready. The
+	// start itself keeps its own, longer, timeout. 0 means
+	// DefaultServerWait; a negative value waits not at all.
+	ServerWait time.Duration
 	// MaxParallelTools is how many tool calls of one model message run at
 	// once, MaxToolCalls how many run at all. Both at least 1.
 	MaxParallelTools, MaxToolCalls int

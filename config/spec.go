@@ -23,6 +23,14 @@ const (
 // servers were seen to take 27 s on a busy 2-core machine.
 const DefaultStartTimeout = 60 * time.Second
 
+// DefaultServerWait bounds how long a model call waits for servers still
+// starting whose tools are not known yet (see Settings.ServerWait). An
+// installed npm server started through npx was measured ready in 1.5 to
+// 2 s alone, and in up to 9 s with two more starting on a 2-core machine
+// loaded 14 deep: the default covers that with a little margin, and a
+// server that never answers costs this, not its whole start timeout.
+const DefaultServerWait = 10 * time.Second
+
 // Defaults for the reliability settings of a server (toolTimeout,
 // maxRestarts, maxResultBytes) when the config does not say.
 const (

@@ -162,9 +162,9 @@ func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Messa
 	}
 	// As given, before hooks add to them: a retry runs the hooks again.
 	given := slices.Clone(msgs)
-	// Servers started in the background whose tools are not known yet are
-	// waited for, so that the model is offered every tool.
-	c.h.manager.WaitStarting(ctx)
+	// Servers still starting whose tools are not known yet are waited
+	// for, a little, so that the model is offered their tools too.
+	c.h.waitServers(ctx, c.handler(caller, on))
 	if hk := c.h.hooks; hk != nil {
 		var texts []string
 		last := -1
@@ -196,10 +196,15 @@ func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Messa
 // the turn paused (see History) while on runs, and a turn stopped by
 // Close finished with its error as the turn returns it.
 func (c *Conversation) events(caller context.Context, on func(Event)) func(runner.Event) {
+	return c.h.pipeline(c.handler(caller, on))
+}
+
+// handler is on as the turn's events reach it (see events); nil when on is.
+func (c *Conversation) handler(caller context.Context, on func(Event)) func(Event) {
 	if on == nil {
-		return c.h.pipeline(nil)
+		return nil
 	}
-	return c.h.pipeline(func(ev Event) {
+	return func(ev Event) {
 		if f, ok := ev.(Finished); ok {
 			f.Err = c.h.closedErr(caller, f.Err)
 			ev = f
@@ -213,7 +218,7 @@ func (c *Conversation) events(caller context.Context, on func(Event)) func(runne
 			c.pauseMu.Unlock()
 		}()
 		on(ev)
-	})
+	}
 }
 
 // Stream runs one turn and yields its events as they happen, [Finished]

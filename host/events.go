@@ -181,6 +181,21 @@ type ToolsSelected struct {
 	Ranker string
 }
 
+// ServerLeftOut comes before a turn's first model call for each server
+// that is still starting, its tools not known yet, after the wait for it
+// (config.Settings.ServerWait, the command's --server-wait): the model is
+// called without its tools, which join at the first model call after it
+// is ready. A [Warning] saying so follows, the first time a [Host] leaves
+// the server out. While the turn waits, it gives the news of the wait as
+// [StartNews] events: the servers it waits for (Starting), then each
+// one's outcome as it comes.
+type ServerLeftOut struct {
+	Server string
+	// Reason says why, in words: "still starting after 10s", with why
+	// its first start failed when it is being started again.
+	Reason string
+}
+
 // Warning is something the user should know that does not stop the turn.
 type Warning struct{ Message string }
 
@@ -222,4 +237,6 @@ func (HistoryTrimmed) hostEvent()       {}
 func (FinalAnswerRequested) hostEvent() {}
 func (ToolsSelected) hostEvent()        {}
 func (Warning) hostEvent()              {}
+func (ServerLeftOut) hostEvent()        {}
+func (StartNews) hostEvent()            {}
 func (Finished) hostEvent()             {}

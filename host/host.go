@@ -131,9 +131,14 @@ type StartMode int
 const (
 	// StartLazy starts, in [New], only the servers whose tool list is not
 	// in the cache ([Options.CacheDir]); the others start when one of their
-	// tools is first called. With a warm cache New waits for no server at
-	// all, and a server broken since the cache was written fails at that
-	// call (see New). Without a cache it is [StartAll].
+	// tools is first called. With a model, New waits for those it starts
+	// no longer than the server wait (config.Settings.ServerWait, 10 s by
+	// default; without a model, [Options.ToolsOnly], it waits for each): one
+	// still starting then goes on starting in the background, and a turn
+	// calls the model without its tools (see [ServerLeftOut]) until it is
+	// ready. With a warm cache New waits for no server at all, and a
+	// server broken since the cache was written fails at that call (see
+	// New). For one-shot runs: the command's -p, piped input and scripts.
 	StartLazy StartMode = iota
 	// StartAll starts every server in [New] and waits for each, as a first
 	// run does (and as checking a config needs): New's error, or
@@ -141,7 +146,8 @@ const (
 	StartAll
 	// StartBackground starts every server without waiting: [New] returns
 	// at once, and a turn waits only for the servers whose tools are not
-	// known yet. For a chat, whose prompt must be usable at once.
+	// known yet, each no longer than the server wait from its start, as
+	// with StartLazy. For a chat, whose prompt must be usable at once.
 	StartBackground
 )
 
@@ -182,6 +188,10 @@ type Host struct {
 	// current is the model (and its engine) of the conversation that
 	// last chose one: the model that answers servers' sampling requests.
 	current atomic.Pointer[modelChoice]
+	// leftOut are the servers a turn went without (see waitServers), so
+	// that each is warned of once.
+	leftMu  sync.Mutex
+	leftOut map[string]bool
 	// toolbox is the servers' tools and the host's own resource tools,
 	// as the approval policy sees them.
 	toolbox *hostTools
@@ -213,14 +223,23 @@ type Host struct {
 //   - [StartLazy] (the zero value): the same, but for the servers whose
 //     tool list is in the cache from an earlier run: those are not
 //     started; their tools are offered from the cache, and each starts at
-//     the first call of one of its tools.
+//     the first call of one of its tools. And, with a model, New waits for
+//     the others no longer than the server wait (config.Settings.ServerWait): a
+//     server still starting then is no failure; it goes on starting, and
+//     its tools join the turns once it is ready.
 //   - [StartBackground]: every server is started and New returns at once;
 //     a turn waits for the servers whose tools are not known yet.
+//
+// A server that exits during its first start is started again after a
+// moment; one that fails the same way twice is not retried further, and
+// its error says so.
 //
 // A server that fails to start in New is a *[ServerError] (matching
 // [ErrServerStart]), given to [Options.Warn]; when every configured server
 // failed, New returns [ErrNoServers] wrapping them all, unless
-// AllowFailedStart. A server that fails to start at its first call fails
+// AllowFailedStart (a server still starting after the server wait has not
+// failed: New returns the Host, and its turns go on without that server
+// until it is ready). A server that fails to start at its first call fails
 // that call: CallTool returns its *ServerError; in a turn, the tool's
 // result is an error with the reason, which the [ToolCallFinished] event
 // and the turn's [Result.ToolCalls] carry (IsError, Output), the model is
@@ -325,6 +344,11 @@ func (h *Host) start(ctx context.Context) error {
 		SignIns:     h.signIns,
 		// Tokens join the config's secrets: no output shows them.
 		OnSecret: h.mask.Add,
+	}
+	if h.backend != nil {
+		// The wait is bounded for the model's first request; a Host
+		// without a model is there to reach the servers, every one.
+		mopts.StartWait = h.serverWait()
 	}
 	if h.opts.Asker != nil {
 		mopts.SignIn = h.signIn

@@ -7,7 +7,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/internal/servers"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/provider"
@@ -57,7 +59,9 @@ const (
 // being started (Starting, sent once, first), one server's outcome (Server,
 // ready when Err is nil, else Err is its *[ServerError]), or the model the
 // engine is asked about (Model, sent when asked and again with Done when
-// answered, with Err if it failed).
+// answered, with Err if it failed). It is also an [Event]: a turn that
+// waits for servers still starting tells of that wait with it (see
+// [ServerLeftOut]).
 type StartNews struct {
 	Starting []string
 	Server   string
@@ -68,8 +72,72 @@ type StartNews struct {
 
 // WaitStarting waits until no server is starting without its tools,
 // prompts and resources known (a server started in the background whose
-// lists were not cached), or until ctx ends.
+// lists were not cached), or until ctx ends. Unlike a turn, it does not
+// stop at the server wait (config.Settings.ServerWait).
 func (h *Host) WaitStarting(ctx context.Context) { h.manager.WaitStarting(ctx) }
+
+// serverWait is how long a model call waits for a server still starting
+// whose tools are not known: the setting, or its default; negative for
+// no wait.
+func (h *Host) serverWait() time.Duration {
+	if h.settings.ServerWait == 0 {
+		return config.DefaultServerWait
+	}
+	return h.settings.ServerWait
+}
+
+// waitServers waits, before a turn's first model call, for the servers
+// still starting whose tools are not known yet, each up to the server wait
+// from its start, telling emit (nil for no one) of the wait and of the
+// servers the turn goes on without. The first time a server is left out,
+// a warning says so: in emit's events, or to Options.Warn without them.
+func (h *Host) waitServers(ctx context.Context, emit func(Event)) {
+	var news func(servers.StartNews)
+	if emit != nil {
+		news = func(n servers.StartNews) {
+			emit(StartNews{Starting: n.Starting, Server: n.Server, Err: hostError(serverError(n.Err))})
+		}
+	}
+	wait := h.serverWait()
+	left := h.manager.WaitTools(ctx, wait, news)
+	if len(left) == 0 || ctx.Err() != nil {
+		return
+	}
+	why := map[string]error{}
+	for _, st := range h.manager.Status() {
+		why[st.Name] = st.Err
+	}
+	for _, name := range left {
+		reason := "still starting"
+		if wait > 0 {
+			reason += " after " + wait.String()
+		}
+		if err := why[name]; err != nil {
+			// Its first start failed; it is being started again.
+			reason += "; its first start failed: " + termtext.Line(err.Error())
+		}
+		reason = h.mask.String(reason)
+		if emit != nil {
+			emit(ServerLeftOut{Server: name, Reason: reason})
+		}
+		h.leftMu.Lock()
+		first := !h.leftOut[name]
+		if h.leftOut == nil {
+			h.leftOut = map[string]bool{}
+		}
+		h.leftOut[name] = true
+		h.leftMu.Unlock()
+		if !first {
+			continue
+		}
+		msg := fmt.Sprintf("server %q is %s: the model is called without its tools until it is ready (--server-wait sets how long a model call waits for a server)", name, reason)
+		if emit != nil {
+			emit(Warning{Message: msg})
+		} else {
+			h.warn(msg)
+		}
+	}
+}
 
 // Prompts lists the prompts of the servers, in config order and then each
 // server's own order (from the cache for servers not started yet).

@@ -13,7 +13,10 @@ cd "$(dirname "$0")/.."
 go test -run '^$' -bench 'Startup|AgentStep' -benchtime "${BENCHTIME:-5x}" ./internal/e2e | grep -E '^(Benchmark|goos|goarch|cpu|ok|FAIL)'
 # The tool-list cache and lazy start: time to the first model request, wall
 # time and CPU seconds (mcphost and the servers it started) of a run that
-# calls one tool, with 0, 5, 10 and 20 configured servers, cold and warm.
+# calls one tool, with 0, 5, 10 and 20 configured servers, cold and warm;
+# and with 5 warm servers beside one that never answers initialize, which
+# holds the first request for --server-wait (2s there), not its start
+# timeout (60s).
 go test -run '^$' -bench 'FirstRequest' -benchtime "${BENCHTIME:-3x}" ./internal/e2e | grep -E '^(Benchmark|ok|FAIL)'
 # The Go library: one Host.Prompt turn with no servers (host-ms/turn is the
 # library's own time), and host.New with 0 and 5 servers.

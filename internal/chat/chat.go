@@ -227,7 +227,9 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		c.mu.Unlock()
 	}()
 	var stats turnStats
-	res, err := run(turnCtx, c.trackCalls(stats.watch(out.Handle)))
+	wait := c.serverWait()
+	res, err := run(turnCtx, wait.watch(c.trackCalls(stats.watch(out.Handle))))
+	wait.stop()
 	out.Finish(res, err, 0)
 	if err == nil {
 		c.printStatus(&stats)

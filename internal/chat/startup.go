@@ -3,6 +3,7 @@ package chat
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -54,3 +55,32 @@ func (c *Chat) header() string {
 
 // style colours what the chat says on its terminal, unless NO_COLOR.
 func (c *Chat) style() ui.Style { return ui.NewStyle(true, c.opts.NoColor) }
+
+// waitLine shows a turn's wait for servers still starting (the host's
+// StartNews events before its first model call) as the start-up line of a
+// one-shot run: "starting fs ✓, slow… 4.4s". The line goes at the turn's
+// first other event.
+type waitLine struct {
+	line *ui.Startup
+	once sync.Once
+}
+
+// serverWait returns the wait line of a turn.
+func (c *Chat) serverWait() *waitLine {
+	return &waitLine{line: ui.NewStartup(c.opts.Err, true, c.opts.Width(), c.style())}
+}
+
+// watch returns on, with the wait's news shown on the line instead.
+func (w *waitLine) watch(on func(host.Event)) func(host.Event) {
+	return func(ev host.Event) {
+		if n, ok := ev.(host.StartNews); ok {
+			w.line.Handle(n)
+			return
+		}
+		w.stop()
+		on(ev)
+	}
+}
+
+// stop clears the line for good.
+func (w *waitLine) stop() { w.once.Do(w.line.Stop) }

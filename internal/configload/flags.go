@@ -56,6 +56,9 @@ const (
 	keyMaxStdinBytes    = "max-stdin-bytes"
 	keyMaxParallelTools = "max-parallel-tools"
 	keyMaxToolCalls     = "max-tool-calls"
+	// keyServerWait bounds how long a model call waits for servers still
+	// starting whose tools are not known yet.
+	keyServerWait = "server-wait"
 	// keyURL and keyStdio give one server on the command line instead of
 	// the config's; flags only.
 	keyURL   = "url"
@@ -105,7 +108,7 @@ func outputFormats() []string {
 // would run on every start, and a config file cannot name itself.
 func fileKeys() []string {
 	return []string{keyModel, keyOllamaHost, keyProviderURL, keyProviderAPIKey, keyPull, keyMaxSteps, keySystemPrompt, keyQuiet, keyDebug, keyNumCtx, keyOutput, keyHideThinking, keySession, keySessionWait, keyTheme, keyNoCache, keyYolo, keyAudit, keyMaxResultBytes, keyElicitation, keySampling,
-		keyMaxReplyBytes, keyModelIdleTimeout, keyModelTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls,
+		keyMaxReplyBytes, keyModelIdleTimeout, keyModelTimeout, keyMaxStdinBytes, keyMaxParallelTools, keyMaxToolCalls, keyServerWait,
 		keyTemperature, keyTopP, keyTopK, keyMaxTokens, keySeed, keyStopSequences, keyAuditResultBytes, keyNoHooks, keyToolShare, keyEmbedModel, keyThink}
 }
 
@@ -143,6 +146,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Int(keyMaxReplyBytes, defaultMaxReplyBytes, "stop a model reply longer than `N` bytes (an error, exit 3)")
 	fs.Duration(keyModelIdleTimeout, defaultModelIdleTimeout, "stop a model call that sends nothing for `DURATION` (an error, exit 3)")
 	fs.Duration(keyModelTimeout, defaultModelTimeout, "stop a model call that takes longer than `DURATION` in all (an error, exit 3)")
+	fs.Duration(keyServerWait, config.DefaultServerWait, "call the model without the tools of a server still starting after `DURATION` (0: do not wait); they join once it is ready")
 	fs.Int(keyMaxStdinBytes, defaultMaxStdinBytes, "refuse piped input longer than `N` bytes (exit 2)")
 	fs.Int(keyMaxParallelTools, defaultMaxParallelTools, "run at most `N` tool calls of one model message at once; the rest wait")
 	fs.Int(keyMaxToolCalls, defaultMaxToolCalls, "run at most `N` tool calls of one model message; the model is told the rest were not run")

@@ -55,6 +55,7 @@ func TestRegisterFlags(t *testing.T) {
 		{"max-stdin-bytes", "", "16777216"},
 		{"max-parallel-tools", "", "8"},
 		{"max-tool-calls", "", "32"},
+		{"server-wait", "", "10s"},
 		{"tool-share", "", "0.25"},
 		{"embed-model", "", ""},
 		{"url", "", ""},

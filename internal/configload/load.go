@@ -136,6 +136,7 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 	s.MaxResultBytes = g.integer(keyMaxResultBytes)
 	s.MaxReplyBytes = g.integer(keyMaxReplyBytes)
 	s.ModelIdleTimeout = g.duration(keyModelIdleTimeout)
+	s.ServerWait = g.duration(keyServerWait)
 	s.ModelTimeout = g.duration(keyModelTimeout)
 	s.MaxStdinBytes = g.integer(keyMaxStdinBytes)
 	s.MaxParallelTools = g.integer(keyMaxParallelTools)
@@ -540,6 +541,7 @@ func (o *LoadOptions) layer(files []*configFile) (*viper.Viper, map[string]origi
 	v.SetDefault(keyAuditResultBytes, 4096)
 	v.SetDefault(keyMaxReplyBytes, defaultMaxReplyBytes)
 	v.SetDefault(keyModelIdleTimeout, defaultModelIdleTimeout.String())
+	v.SetDefault(keyServerWait, config.DefaultServerWait.String())
 	v.SetDefault(keyModelTimeout, defaultModelTimeout.String())
 	v.SetDefault(keyMaxStdinBytes, defaultMaxStdinBytes)
 	v.SetDefault(keyMaxParallelTools, defaultMaxParallelTools)
@@ -801,6 +803,13 @@ func (o *LoadOptions) check(s *config.Settings, origins map[string]origin) error
 	}
 	if s.ModelTimeout <= 0 {
 		return o.describe(keyModelTimeout, origins[keyModelTimeout], "must be more than 0, got %s", s.ModelTimeout)
+	}
+	switch {
+	case s.ServerWait < 0:
+		return o.describe(keyServerWait, origins[keyServerWait], "must not be negative (0: do not wait), got %s", s.ServerWait)
+	case s.ServerWait == 0:
+		// Settings' zero means the default: "do not wait" is negative.
+		s.ServerWait = -1
 	}
 	if !slices.Contains(config.ElicitationModes(), string(s.Elicitation)) {
 		return o.describe(keyElicitation, origins[keyElicitation], "must be one of %s, got %q",

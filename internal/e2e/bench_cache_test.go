@@ -17,6 +17,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/mcptest"
 	"github.com/mcphost/mcphost/ollamatest"
 )
@@ -24,7 +25,9 @@ import (
 // BenchmarkFirstRequest reports, per run, the time from start to the first
 // model request, the wall time, and the CPU seconds of mcphost and every
 // server it started (they are its reaped children), with 0, 5, 10 and 20
-// server-everything instances, cold and warm.
+// server-everything instances, cold and warm; and with 5 warm ones beside
+// a server that never answers initialize, which holds the first request
+// for --server-wait (2s here), not for its start timeout (60s).
 func BenchmarkFirstRequest(b *testing.B) {
 	mcphost := releaseBin(b)
 	bin := mcptest.NPMBin(b, "mcp-server-everything")
@@ -48,15 +51,39 @@ func BenchmarkFirstRequest(b *testing.B) {
 		}
 		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("s0__echo", map[string]any{"message": "hi"})}}
 	})
+	type setup struct {
+		n     int
+		cache string
+		// hung adds a server that never answers initialize, with
+		// --server-wait hungWait: the run is held that long, not its
+		// start timeout.
+		hung bool
+	}
+	var setups []setup
 	for _, n := range []int{0, 5, 10, 20} {
 		for _, cache := range []string{"cold", "warm"} {
-			b.Run(fmt.Sprintf("servers=%d/%s", n, cache), func(b *testing.B) {
+			setups = append(setups, setup{n, cache, false})
+		}
+	}
+	setups = append(setups, setup{5, "warm", true})
+	const hungWait = "2s"
+	for _, su := range setups {
+		n, cache := su.n, su.cache
+		name := fmt.Sprintf("servers=%d/%s", n, cache)
+		if su.hung {
+			name = fmt.Sprintf("servers=%d+hung/%s/server-wait=%s", n, cache, hungWait)
+		}
+		{
+			b.Run(name, func(b *testing.B) {
 				dir := b.TempDir()
 				entries := make([]string, n)
 				for i := range n {
 					// Each server is its own cache entry, as different
 					// servers are.
 					entries[i] = fmt.Sprintf(`"s%d": {"command": %q, "env": {"INSTANCE": "%d"}}`, i, bin, i)
+				}
+				if su.hung {
+					entries = append(entries, fmt.Sprintf(`"hung": {"command": %q, "args": ["-hang-init"]}`, faultServerBin))
 				}
 				cfg := filepath.Join(dir, "servers.json")
 				if err := os.WriteFile(cfg, []byte(`{"mcpServers": {`+strings.Join(entries, ",")+`}}`), 0o600); err != nil {
@@ -65,7 +92,13 @@ func BenchmarkFirstRequest(b *testing.B) {
 				run := func(cacheDir string) (toFirst, wall, cpu time.Duration) {
 					cmd := exec.Command(mcphost, "-m", "tiny", "-p", "echo hi", "--config", cfg, "--allow-tool", "s0__echo")
 					cmd.Dir = dir
-					cmd.Env = append(os.Environ(), "HOME="+dir, "OLLAMA_HOST="+model.URL, "XDG_CACHE_HOME="+cacheDir)
+					// The default wait, not the long one TestMain gives the
+					// tests.
+					wait := "MCPHOST_SERVER_WAIT=" + config.DefaultServerWait.String()
+					if su.hung {
+						wait = "MCPHOST_SERVER_WAIT=" + hungWait
+					}
+					cmd.Env = append(os.Environ(), "HOME="+dir, "OLLAMA_HOST="+model.URL, "XDG_CACHE_HOME="+cacheDir, wait)
 					var out strings.Builder
 					cmd.Stdout, cmd.Stderr = &out, &out
 					start := time.Now()

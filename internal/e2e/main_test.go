@@ -59,6 +59,12 @@ func TestMain(m *testing.M) {
 func runTests(m *testing.M) int {
 	// The tests name the repository's files (testdata/, examples/) from
 	// its root, as a user of the command would.
+	// Under CI's load an npm server may take long to start: every run
+	// waits for servers as long as it takes, unless a test says otherwise
+	// (its own MCPHOST_SERVER_WAIT, or --server-wait).
+	if os.Getenv("MCPHOST_SERVER_WAIT") == "" {
+		os.Setenv("MCPHOST_SERVER_WAIT", "60s")
+	}
 	if err := chdirModuleRoot(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Restart stops the server (calls in flight on it fail, saying it was
@@ -107,7 +108,9 @@ func (m *Manager) takeOver(name string, check func(*server) error, state State) 
 	s.cur, s.pid = nil, 0
 	s.state, s.err, s.startErr = state, nil, nil
 	if state == StateStarting {
-		s.restarts = nil
+		// A start on request begins afresh: its own restarts, its own
+		// wait, no earlier failure to compare with.
+		s.restarts, s.lastFail, s.waitFrom = nil, "", time.Now()
 	}
 	s.notifyLocked()
 	return s, old, s.epoch, nil

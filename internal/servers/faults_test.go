@@ -224,21 +224,43 @@ func TestRestartBudget(t *testing.T) {
 	}
 }
 
+// TestExitAtStartIsRetried: a server that exits at its first start is
+// started again, and Start waits for that second start: it is ready.
 func TestExitAtStartIsRetried(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "starts")
-	m := NewManager([]config.ServerSpec{faultSpec("f", "-exit-starts", "2", "-state", state, "-message", "fault: database locked")},
+	m := NewManager([]config.ServerSpec{faultSpec("f", "-exit-starts", "1", "-state", state, "-message", "fault: database locked")},
 		Options{RestartDelay: 20 * time.Millisecond})
 	t.Cleanup(func() { _ = m.Close() })
-	errs := m.Start(t.Context())
-	if len(errs) != 1 || errs[0].Error() != "server \"f\" exited during start (exit status 3); it wrote:\n  fault: database locked" {
+	if errs := m.Start(t.Context()); len(errs) != 0 {
 		t.Errorf("start errors: %v", errs)
 	}
-	st := waitStatus(t, m, "f", func(st ServerStatus) bool { return st.State == StateReady })
-	if st.Restarts != 2 {
-		t.Errorf("ready after %d restarts, want 2", st.Restarts)
+	st := status(m, "f")
+	if st.State != StateReady || st.Restarts != 1 {
+		t.Errorf("after Start: %+v, want ready after 1 restart", st)
 	}
 	if len(m.Tools()) == 0 {
 		t.Error("tools did not come back")
+	}
+}
+
+// TestExitAtStartTheSameWayTwiceIsNotRetried: a server that exits at
+// start twice with the same words is started no more; its one error says
+// so and still ends with what it wrote.
+func TestExitAtStartTheSameWayTwiceIsNotRetried(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "starts")
+	m := NewManager([]config.ServerSpec{faultSpec("f", "-exit-starts", "5", "-state", state, "-message", "fault: database locked")},
+		Options{RestartDelay: 20 * time.Millisecond})
+	t.Cleanup(func() { _ = m.Close() })
+	errs := m.Start(t.Context())
+	const want = "server \"f\" exited during start (exit status 3), the same way twice, so it is not retried in this run; it wrote:\n  fault: database locked"
+	if len(errs) != 1 || errs[0].Error() != want {
+		t.Errorf("start errors: %v, want %q", errs, want)
+	}
+	if st := status(m, "f"); st.State != StateFailed || st.Restarts != 1 {
+		t.Errorf("after Start: %+v, want failed after 1 restart", st)
+	}
+	if data, _ := os.ReadFile(state); strings.TrimSpace(string(data)) != "2" {
+		t.Errorf("started %q times, want 2", data)
 	}
 }
 

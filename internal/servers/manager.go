@@ -17,6 +17,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -87,6 +89,12 @@ type Options struct {
 	// waiting (Start returns at once). Without either, Start waits for
 	// every server, as on a first run.
 	Lazy, Background bool
+	// StartWait, with Lazy, bounds how long Start waits for the servers
+	// it starts: those still starting after it go on starting in the
+	// background, their start bounded by its own timeout, and WaitTools
+	// waits for them no longer. A negative value waits not at all; 0 waits
+	// for every one, as without Lazy.
+	StartWait time.Duration
 	// Elicitation answers a server's elicitation/create request (a form
 	// or URL it wants the user to fill in); nil means the client does not
 	// offer elicitation, and servers are told so in initialize.
@@ -191,6 +199,7 @@ type Manager struct {
 	maxMessage   int
 	cache        *toolCache
 	background   bool
+	startWait    time.Duration
 	// life ends when the manager is closed: starts in flight and pending
 	// restarts are cancelled through it.
 	life       context.Context
@@ -265,6 +274,9 @@ func NewManager(specs []config.ServerSpec, opts Options) *Manager {
 		m.cache = &toolCache{dir: opts.CacheDir}
 	}
 	m.background = opts.Background
+	if opts.Lazy {
+		m.startWait = opts.StartWait
+	}
 	for _, spec := range specs {
 		s := &server{spec: spec, logs: newLineRing(lines), state: StateStarting, changed: make(chan struct{}), client: m.client}
 		s.auth = newSignIn(spec, opts, name, logger)
@@ -315,17 +327,23 @@ func positive[T int | time.Duration](v, def T) T {
 // StartTimeout (config.DefaultStartTimeout when zero), and returns when all
 // have finished or given up. It returns one *StartError per server that
 // failed; the others are ready. A server that exited during its start is
-// also restarted in the background, as after any exit. Start may be
-// called once.
+// started again after a moment, and Start waits for that second start: a
+// server that fails the same way twice is not retried further, and its
+// error says so; one that fails otherwise is restarted in the background,
+// as after any exit. Start may be called once.
 //
 // With Options.Lazy, a server whose tool list is cached is not started:
 // it is idle, its tools are offered from the cache, and it starts when one
-// of them is first called. With Options.Background, Start starts every
-// server and returns at once; calls wait for their server, and WaitStarting
-// waits for the servers whose tools are not known yet.
+// of them is first called; and Start waits for the others no longer than
+// Options.StartWait: the servers still starting then go on in the
+// background, and are not among the errors. With Options.Background,
+// Start starts every server and returns at once; calls wait for their
+// server, and WaitTools waits for the servers whose tools are not known
+// yet.
 func (m *Manager) Start(ctx context.Context) []error {
-	if m.background {
-		// The starts must outlive the caller's context.
+	caller := ctx
+	if m.background || m.startWait != 0 {
+		// The starts may outlive the caller's context; Close ends them.
 		ctx = context.WithoutCancel(ctx)
 	}
 	m.mu.Lock()
@@ -335,7 +353,9 @@ func (m *Manager) Start(ctx context.Context) []error {
 	}
 	m.started = true
 	results := make([]*StartError, len(m.servers))
-	var wg sync.WaitGroup
+	// finished receives the index of each start as it ends, its result
+	// written.
+	finished := make(chan int, len(m.servers))
 	onStart := m.onStart
 	if onStart == nil {
 		onStart = func(StartNews) {}
@@ -349,37 +369,98 @@ func (m *Manager) Start(ctx context.Context) []error {
 	if len(starting) > 0 {
 		onStart(StartNews{Starting: starting})
 	}
+	launched := 0
+	now := time.Now()
+	// done marks the results that may be read: those written here, and
+	// those of the starts that finished within the wait.
+	done := make([]bool, len(m.servers))
 	for i, s := range m.servers {
 		switch {
 		case s.startErr != nil:
-			results[i] = s.startErr
+			results[i], done[i] = s.startErr, true
 		case s.state == StateStarting:
 			epoch := s.epoch
+			s.waitFrom = now
 			m.work.Add(1)
-			wg.Go(func() {
+			launched++
+			go func() {
 				defer m.work.Done()
-				results[i] = m.bringUp(ctx, s, epoch, true)
+				r := m.bringUp(ctx, s, epoch, true)
+				if r != nil {
+					r = m.secondStart(s, r)
+				}
 				news := StartNews{Server: s.spec.Name}
-				if results[i] != nil {
-					news.Err = results[i]
+				if r != nil {
+					news.Err = r
 				}
 				onStart(news)
-			})
+				results[i] = r
+				finished <- i
+			}()
 		}
 	}
 	m.mu.Unlock()
-	if m.background {
+	if m.background || m.startWait < 0 {
 		return nil
 	}
-	wg.Wait()
+	var (
+		timeout   <-chan time.Time
+		cancelled <-chan struct{}
+	)
+	if m.startWait != 0 {
+		// Detached above: the caller's end no longer ends the starts.
+		cancelled = caller.Done()
+	}
+	if m.startWait > 0 {
+		t := time.NewTimer(m.startWait)
+		defer t.Stop()
+		timeout = t.C
+	}
+wait:
+	for range launched {
+		select {
+		case i := <-finished:
+			done[i] = true
+		case <-timeout:
+			break wait
+		case <-cancelled:
+			break wait
+		}
+	}
 
 	var errs []error
-	for _, r := range results {
-		if r != nil {
+	for i, r := range results {
+		if done[i] && r != nil {
 			errs = append(errs, r)
 		}
 	}
 	return errs
+}
+
+// secondStart follows a first start that failed with first: when the
+// server is to be started again, it waits for that second start and
+// returns its outcome (nil when the server is ready; the error of a server
+// that failed the same way twice says it is not retried). Otherwise, or
+// when the manager closes, it returns first.
+func (m *Manager) secondStart(s *server, first *StartError) *StartError {
+	for {
+		m.mu.RLock()
+		state, changed, last, worked := s.state, s.changed, s.lastErr, s.everReady
+		m.mu.RUnlock()
+		switch {
+		case worked:
+			return nil
+		case last != nil && last != first:
+			return last
+		case state != StateRestarting:
+			return first
+		}
+		select {
+		case <-changed:
+		case <-m.life.Done():
+			return first
+		}
+	}
 }
 
 // Tools returns the tools the model may call, as it sees them, in config
@@ -544,5 +625,94 @@ func (m *Manager) WaitStarting(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+	}
+}
+
+// pendingTools reports whether s is on its way with its tools not known
+// yet: starting with no cached list, or started again after a first start
+// that failed. The caller holds m.mu.
+func (s *server) pendingTools() bool {
+	if len(s.tools) > 0 || s.cached != nil {
+		return false
+	}
+	return s.state == StateStarting || s.state == StateRestarting && !s.everReady
+}
+
+// WaitTools waits for the servers whose tools are not known yet and that
+// are on their way (starting, or started again after a first start that
+// failed), each for at most wait from when its start began: it returns
+// once none is left that it may still wait for, or when ctx ends, and
+// names the servers it goes without (still on their way), in config
+// order. A negative wait waits not at all. news, when not nil, hears of
+// the wait as Start's OnStart does: first the servers waited for
+// (Starting), then each one's outcome as it comes; it hears nothing when
+// there is nothing to wait for.
+func (m *Manager) WaitTools(ctx context.Context, wait time.Duration, news func(StartNews)) []string {
+	if news == nil {
+		news = func(StartNews) {}
+	}
+	var waited []*server
+	told := map[*server]bool{}
+	for {
+		now := time.Now()
+		var (
+			// cases are what ends this round of the wait: a change of
+			// any server waited for, the earliest end of a wait, ctx.
+			cases    []reflect.SelectCase
+			earliest time.Time
+			left     []string
+			starting []string
+			outcomes []StartNews
+		)
+		m.mu.RLock()
+		for _, s := range waited {
+			if told[s] || s.pendingTools() {
+				continue
+			}
+			told[s] = true
+			n := StartNews{Server: s.spec.Name}
+			if !s.everReady && s.lastErr != nil {
+				n.Err = s.lastErr
+			}
+			outcomes = append(outcomes, n)
+		}
+		for _, s := range m.servers {
+			if !s.pendingTools() {
+				continue
+			}
+			from := s.waitFrom
+			if from.IsZero() {
+				from = now
+			}
+			until := from.Add(wait)
+			if wait < 0 || !until.After(now) || ctx.Err() != nil {
+				left = append(left, s.spec.Name)
+				continue
+			}
+			cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(s.changed)})
+			if earliest.IsZero() || until.Before(earliest) {
+				earliest = until
+			}
+			if !slices.Contains(waited, s) {
+				waited = append(waited, s)
+				starting = append(starting, s.spec.Name)
+			}
+		}
+		m.mu.RUnlock()
+		for _, n := range outcomes {
+			news(n)
+		}
+		if len(starting) > 0 {
+			news(StartNews{Starting: starting})
+		}
+		if len(cases) == 0 {
+			return left
+		}
+		t := time.NewTimer(earliest.Sub(now))
+		cases = append(cases,
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(t.C)},
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())})
+		reflect.Select(cases)
+		t.Stop()
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -92,6 +93,21 @@ type server struct {
 	pid          int
 	startedAt    time.Time
 	ready        time.Duration
+	// waitFrom is when the server's current start was decided: a model
+	// call waits for a server whose tools are not known until waitFrom
+	// plus the wait (see WaitTools).
+	waitFrom time.Time
+	// everReady is set once the server has been ready in this run: only
+	// then does it get restarts with back-off after failed starts; before,
+	// a start that fails as the one before it did is not retried.
+	everReady bool
+	// attempts counts the finished start attempts, and lastFail is how
+	// the last one failed (its message with its numbers blanked, so a
+	// pid or a time does not make two failures differ); nil, and empty,
+	// after a success.
+	attempts int
+	lastErr  *StartError
+	lastFail string
 }
 
 // transport is the transport of the last connection, or the configured
@@ -327,9 +343,18 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 			return s.voidStart()
 		}
 		s.pid = 0
-		if !(retry && transient && m.scheduleRestartLocked(s, serr)) {
+		// A server that never worked in this run and fails twice the same
+		// way will fail so again: it is not retried further.
+		same := transient && !s.everReady && s.lastFail != "" && s.lastFail == failureKey(serr.Message)
+		s.lastFail = failureKey(serr.Message)
+		if same {
+			serr = &StartError{Server: serr.Server, Err: serr.Err, Message: notRetried(s.spec.Name, serr.Message)}
+		}
+		if !(retry && transient && !same && m.scheduleRestartLocked(s, serr)) {
 			s.fail(serr)
 		}
+		s.attempts++
+		s.lastErr = serr
 		s.notifyLocked()
 		return serr
 	}
@@ -349,6 +374,9 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 	s.cur, s.via = c, c.transport
 	s.state, s.err, s.startErr = StateReady, nil, nil
 	s.ready = time.Since(begin)
+	s.everReady = true
+	s.attempts++
+	s.lastErr, s.lastFail = nil, ""
 	if c.proc != nil {
 		s.pid = c.proc.cmd.Process.Pid
 	}
@@ -367,6 +395,44 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 
 	go m.watch(s, c)
 	return nil
+}
+
+// notRetried words a start failure that came twice the same way: the
+// note goes before what the server wrote, so the message still ends with
+// its words.
+func notRetried(name, msg string) string {
+	const note = ", the same way twice, so it is not retried in this run"
+	if i := strings.Index(msg, "; it wrote:"); i >= 0 {
+		return msg[:i] + note + msg[i:]
+	}
+	prefix := fmt.Sprintf("server %q", name)
+	if strings.HasPrefix(msg, prefix) {
+		if i := strings.Index(msg[len(prefix):], ": "); i >= 0 {
+			i += len(prefix)
+			return msg[:i] + note + msg[i:]
+		}
+	}
+	return msg + note
+}
+
+// failureKey is a start failure's message as compared with the next one's:
+// its runs of digits blanked, so that a pid, a port picked at random or a
+// time in the server's last words does not make the same failure differ.
+func failureKey(msg string) string {
+	var b strings.Builder
+	digits := false
+	for _, r := range msg {
+		if r >= '0' && r <= '9' {
+			if !digits {
+				b.WriteByte('#')
+			}
+			digits = true
+			continue
+		}
+		digits = false
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // voidStart is the result of a start made void by a deliberate change.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -24,6 +25,15 @@ type ToolCallRecord struct {
 	Output     string         `json:"output,omitempty"`
 }
 
+// LeftOutRecord is one server the run went without, and why.
+type LeftOutRecord struct {
+	Server string `json:"server"`
+	// State is "failed" (it could not start) or "starting" (still
+	// starting after the wait; its tools join once it is ready).
+	State  string `json:"state"`
+	Reason string `json:"reason"`
+}
+
 // UsageRecord is token accounting in the machine-readable output.
 type UsageRecord struct {
 	PromptTokens     int `json:"prompt_tokens"`
@@ -40,8 +50,12 @@ type Final struct {
 	ToolCalls  []ToolCallRecord `json:"tool_calls"`
 	Usage      UsageRecord      `json:"usage"`
 	Warnings   []string         `json:"warnings"`
-	Error      string           `json:"error,omitempty"`
-	ExitCode   int              `json:"exit_code"`
+	// LeftOut are the servers whose tools the model went without: those
+	// that failed to start, and those still starting after the wait
+	// (--server-wait).
+	LeftOut  []LeftOutRecord `json:"servers_left_out"`
+	Error    string          `json:"error,omitempty"`
+	ExitCode int             `json:"exit_code"`
 	// Mcphost is the build that ran (version, commit, date).
 	Mcphost any `json:"mcphost,omitempty"`
 }
@@ -103,7 +117,7 @@ func NewJSON(opts JSONOptions) *JSON {
 	enc := json.NewEncoder(opts.Out)
 	enc.SetEscapeHTML(false)
 	return &JSON{opts: opts, enc: enc, final: Final{
-		Type: "final", Model: opts.Model, ToolCalls: []ToolCallRecord{}, Warnings: []string{}, Mcphost: opts.Version,
+		Type: "final", Model: opts.Model, ToolCalls: []ToolCallRecord{}, Warnings: []string{}, LeftOut: []LeftOutRecord{}, Mcphost: opts.Version,
 	}}
 }
 
@@ -122,6 +136,11 @@ func (j *JSON) Start(servers []ServerRecord, tools []string) {
 	}
 	if tools == nil {
 		tools = []string{}
+	}
+	for _, s := range servers {
+		if s.State == string(host.StateFailed) {
+			j.final.LeftOut = append(j.final.LeftOut, LeftOutRecord{Server: s.Name, State: s.State, Reason: s.Error})
+		}
 	}
 	j.emit(struct {
 		Type    string         `json:"type"`
@@ -198,6 +217,15 @@ func (j *JSON) Handle(ev host.Event) {
 		}{"tools_selected", ev.Step, offered, ev.Total, ev.Tokens, ev.Budget, ev.Ranker})
 	case host.Warning:
 		j.warnLocked(ev.Message)
+	case host.ServerLeftOut:
+		rec := LeftOutRecord{Server: ev.Server, State: string(host.StateStarting), Reason: ev.Reason}
+		if !slices.ContainsFunc(j.final.LeftOut, func(r LeftOutRecord) bool { return r.Server == rec.Server }) {
+			j.final.LeftOut = append(j.final.LeftOut, rec)
+		}
+		j.emit(struct {
+			Type string `json:"type"`
+			LeftOutRecord
+		}{"server_left_out", rec})
 	}
 }
 
