@@ -149,7 +149,11 @@ func (e *PromptTooLargeError) Error() string {
 		what = "the turn stopped before the next model call"
 	}
 	if e.PartTokens > e.Window-e.Reserve {
-		return fmt.Sprintf("%s is about %s tokens; the window is %s: %s; %s", e.Part, approx(e.PartTokens), thousands(e.Window), e.Hint, what)
+		is := "is"
+		if strings.HasPrefix(e.Part, "the tools (") {
+			is = "are"
+		}
+		return fmt.Sprintf("%s %s about %s tokens; the window is %s: %s; %s", e.Part, is, approx(e.PartTokens), thousands(e.Window), e.Hint, what)
 	}
 	return fmt.Sprintf("the prompt is about %s tokens, %s the biggest part of it (about %s); the window is %s, less %s kept for the answer: %s; %s",
 		approx(e.Tokens), e.Part, approx(e.PartTokens), thousands(e.Window), thousands(e.Reserve), e.Hint, what)

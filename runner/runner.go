@@ -318,9 +318,9 @@ func emptyWarning(resp provider.Response, toolsOffered bool) string {
 
 // cutWarning says that the engine counted a prompt of the window's full
 // size: it cut the prompt to fit, losing its start.
-func cutWarning(counted, window, estimated int) string {
-	return fmt.Sprintf("the engine cut the prompt to fit the context window: it counted %s tokens, the whole window of %s (mcphost estimated %s), so the start of the conversation (the system prompt, the tools, perhaps the question) was lost and the answer may ignore it: raise --num-ctx or send less",
-		thousands(counted), thousands(window), thousands(estimated))
+func cutWarning(counted int, estimated string) string {
+	return fmt.Sprintf("the engine cut the prompt: it counted %s tokens, its whole window (mcphost estimated %s), so the start was lost (the system prompt, the tools, perhaps the question): raise --num-ctx or send less",
+		thousands(counted), estimated)
 }
 
 // Run adds prompt to the conversation as a user message and runs the loop
@@ -433,7 +433,7 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 		r.estimator.Observe(raw, resp.Usage.PromptTokens, r.window())
 		cut := budget.Truncated(resp.Usage.PromptTokens, r.window())
 		if cut {
-			emit(Warning{Message: cutWarning(resp.Usage.PromptTokens, r.window(), r.estimator.Tokens(raw))})
+			emit(Warning{Message: cutWarning(resp.Usage.PromptTokens, thousands(r.estimator.Tokens(raw)))})
 		}
 		res.Usage = res.Usage.Add(resp.Usage)
 		msg := resp.Message

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,7 +102,7 @@ func TestAPromptCutByTheEngineIsWarned(t *testing.T) {
 	ollama.Enqueue(ollamatest.Reply{Content: "An answer.", PromptEvalCount: 8192},
 		ollamatest.Reply{Content: "An answer.", PromptEvalCount: 8192})
 	out := runBinary(t, invocation{args: []string{"-m", "qwen3", "-p", "hello"}, host: ollama.URL})
-	if out.code != 0 || out.stdout != "An answer.\n" || !strings.Contains(out.stderr, "the engine cut the prompt to fit the context window: it counted 8,192 tokens, the whole window of 8,192") {
+	if out.code != 0 || out.stdout != "An answer.\n" || !strings.Contains(out.stderr, "the engine cut the prompt: it counted 8,192 tokens, its whole window") {
 		t.Errorf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
 	out = runBinary(t, invocation{args: []string{"-m", "qwen3", "--output", "json", "-p", "hello"}, host: ollama.URL})
@@ -191,4 +193,49 @@ func TestRealOllamaEmptyAnswerIsSaid(t *testing.T) {
 	if json.Unmarshal(data, &saved) != nil || saved.Model != "tiny" {
 		t.Errorf("the session's model is %q, want tiny:\n%s", saved.Model, data)
 	}
+}
+
+// In the chat: an empty answer is a dim line, not a warning; a prompt the
+// engine cut shows a full window; a prompt that cannot fit is not sent,
+// is not in the conversation, and waits in the input box.
+func TestChatEmptyAnswerCutPromptAndAPromptNotSent(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(
+		ollamatest.Reply{Content: "", EvalCount: 7},
+		ollamatest.Reply{Content: "Cut short.", PromptEvalCount: 8192, EvalCount: 3},
+		ollamatest.Reply{Content: "Fine."},
+	)
+	dir := t.TempDir()
+	bigFile(t, dir, "big.txt", 70_000)
+	env := slices.DeleteFunc(chatEnv(t, ollama.URL), func(e string) bool { return strings.HasPrefix(e, "NO_COLOR=") })
+	term := startTerminal(t, dir, env, "-m", "tiny")
+	term.waitFor("servers ready")
+
+	term.typeLine("first")
+	term.waitFor("(the model returned an empty answer: it wrote 7 tokens the engine did not pass on")
+	if s := term.colorScreen(); !strings.Contains(s, "\x1b[2m(the model returned an empty answer") || strings.Contains(term.screen(), "warning: the model returned") {
+		t.Errorf("the empty answer is not one dim line:\n%q", s)
+	}
+
+	term.typeLine("second")
+	term.waitFor("Cut short.")
+	term.waitFor("8.2k/8.2k context (100%, the prompt was cut)")
+	term.waitFor("the engine cut the prompt: it counted 8,192 tokens")
+
+	term.typeLine("Summarise @big.txt")
+	term.waitForMatch(regexp.MustCompile(`@big.txt is about \d+k tokens; the window is 8,192: raise --num-ctx or attach less; the prompt was not sent`))
+	// Echoed once when sent, and back in the input box.
+	term.waitForCount("Summarise @big.txt", 2)
+	if n := len(ollama.Requests()); n != 2 {
+		t.Errorf("%d chat requests, want 2: the prompt over the window was sent", n)
+	}
+	term.keys("C-u")
+	term.typeLine("third")
+	term.waitFor("Fine.")
+	if got := strings.Join(lastSent(ollama), "|"); strings.Contains(got, "Summarise") {
+		t.Errorf("the prompt not sent is in the conversation: %q", got)
+	}
+	term.keys("C-d")
+	term.waitExit()
 }
