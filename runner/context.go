@@ -164,7 +164,7 @@ func (e *PromptTooLargeError) Is(target error) bool { return target == ErrPrompt
 
 // tooLarge is the error for kept, the shortest history allowed, which
 // does not fit with the tools: it names the biggest part.
-func (r *Runner) tooLarge(kept []provider.Message, tools []provider.Tool, toolTokens, window int) error {
+func (r *Runner) tooLarge(kept []provider.Message, tools []provider.Tool, toolTokens, window int) *PromptTooLargeError {
 	type part struct {
 		name, hint string
 		raw        int
@@ -326,4 +326,55 @@ func toolsWarning(ts *toolSet, tools []provider.Tool, window int, e *budget.Esti
 	}
 	// Short enough for one line of a terminal.
 	return fmt.Sprintf("tools take ~%d of %d context tokens%s: raise --num-ctx or exclude some", total, window, by)
+}
+
+// FitMessages fits msgs, to be sent without tools (a summary's request,
+// say), in the context window less the answer's room, as a turn's
+// request is: the oldest turns are left out first. It returns the
+// messages to send and how many were left out, or a
+// *PromptTooLargeError when even the shortest of them does not fit.
+func (r *Runner) FitMessages(msgs []provider.Message) ([]provider.Message, int, error) {
+	return fitMessages(msgs, r.window(), r.opts.Model, &r.estimator)
+}
+
+// CheckFits reports, as a *PromptTooLargeError, that msgs sent without
+// tools to model m cannot fit its context window (the window ContextWindow
+// gives for numCtx) less the room for the answer; nil when they fit or the
+// window is unknown. Nothing is left out: msgs are one request from
+// elsewhere (an MCP server's sampling request), not a conversation.
+func CheckFits(m provider.ModelInfo, numCtx int, msgs []provider.Message) error {
+	window := ContextWindow(m, numCtx)
+	if window <= 0 {
+		return nil
+	}
+	total := 0
+	for _, msg := range msgs {
+		total += budget.Message(msg)
+	}
+	if total <= window-answerReserve(window) {
+		return nil
+	}
+	r := &Runner{opts: Options{Model: m, NumCtx: numCtx}}
+	err := r.tooLarge(msgs, nil, 0, window)
+	err.Step = 1
+	return err
+}
+
+func fitMessages(msgs []provider.Message, window int, m provider.ModelInfo, e *budget.Estimator) ([]provider.Message, int, error) {
+	if window <= 0 {
+		return msgs, 0, nil
+	}
+	est := make([]int, len(msgs))
+	for i, msg := range msgs {
+		est[i] = budget.Message(msg)
+	}
+	limit := window - answerReserve(window)
+	kept, dropped, total := budget.Fit(msgs, est, e.Raw(limit))
+	if e.Tokens(total) > limit {
+		r := &Runner{opts: Options{Model: m}, estimator: *e}
+		err := r.tooLarge(kept, nil, 0, window)
+		err.Step = 1
+		return nil, 0, err
+	}
+	return kept, dropped, nil
 }

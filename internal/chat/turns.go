@@ -107,6 +107,9 @@ func (c *Chat) cmdCompact(ctx context.Context, w io.Writer, args []string) bool 
 		c.saveSession(w)
 		fmt.Fprintf(w, "Compacted %d messages into a summary: about %s → %s tokens; the last %d turn(s) stay as they were.\n",
 			out.Replaced, kilo(out.Before), kilo(out.After), keep)
+		if out.LeftOut > 0 {
+			fmt.Fprintf(w, "The oldest %d messages did not fit the context window with the request and are not in the summary.\n", out.LeftOut)
+		}
 		if out.After >= out.Before {
 			// Said, so that a user does not believe the window was freed.
 			fmt.Fprintln(w, "The older turns were short: the summary frees no room yet (/undo cannot bring them back; /history shows the summary).")
