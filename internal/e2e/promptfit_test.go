@@ -110,6 +110,14 @@ func TestAPromptCutByTheEngineIsWarned(t *testing.T) {
 	if w, _ := final["warnings"].([]any); len(w) != 1 || !strings.Contains(w[0].(string), "the engine cut the prompt") {
 		t.Errorf("warnings %v", final["warnings"])
 	}
+	// The OpenAI-compatible path: usage.prompt_tokens of the whole window.
+	llama := openaitest.NewServer(openaitest.Options{Flavor: openaitest.LlamaCpp, Models: []openaitest.Model{{ID: "qwen.gguf", ContextLength: 4096}}})
+	defer llama.Close()
+	llama.Enqueue(openaitest.Reply{Content: "An answer.", PromptTokens: 4096})
+	out = runBinary(t, invocation{args: []string{"-m", "llamacpp:any", "--provider-url", llama.BaseURL, "-p", "hello"}})
+	if out.code != 0 || !strings.Contains(out.stderr, "the engine cut the prompt: it counted 4,096 tokens, its whole window") {
+		t.Errorf("llama.cpp: exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+	}
 }
 
 // An empty answer is said: a warning saying why when known, exit 7,
@@ -238,4 +246,35 @@ func TestChatEmptyAnswerCutPromptAndAPromptNotSent(t *testing.T) {
 	}
 	term.keys("C-d")
 	term.waitExit()
+}
+
+// Text the estimate takes for far fewer tokens than the model's tokenizer
+// makes of it (random letters: about one token a byte, estimated at one
+// per four) passes the check and is cut by the real Ollama, which counts
+// the whole window: the run says so, on both endpoints.
+func TestRealOllamaCutPromptIsWarned(t *testing.T) {
+	o := startRealOllama(t, "tiny", "-num-ctx", "2048")
+	dir := t.TempDir()
+	var b strings.Builder
+	seed := uint32(7)
+	for b.Len() < 4000 {
+		seed = seed*1664525 + 1013904223
+		b.WriteByte("qxzjkvwpfgbmyhdc"[seed>>28])
+		if seed%7 == 0 {
+			b.WriteByte(' ')
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "noise.txt"), []byte(b.String()), 0o644)
+	for name, args := range map[string][]string{
+		"native": {"-m", "ollama:tiny", "--num-ctx", "2048", "-p", "Read @noise.txt"},
+		"v1":     viaV1(o, "tiny", "-p", "Read @noise.txt"),
+	} {
+		out := runBinary(t, invocation{args: args, dir: dir, host: o.URL})
+		if !strings.Contains(out.stderr, "the engine cut the prompt: it counted 2,048 tokens, its whole window") {
+			t.Errorf("%s: exit %d, stderr %q", name, out.code, out.stderr)
+		}
+	}
+	if n := strings.Count(o.log(), "truncating input prompt"); n != 2 {
+		t.Errorf("Ollama truncated %d prompts, want 2 (the test's text does not overflow as it should)", n)
+	}
 }
