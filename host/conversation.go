@@ -183,8 +183,14 @@ func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Messa
 			msgs[last].Content += "\n\n" + v.Context
 		}
 	}
+	prev := c.last
 	c.last = lastTurn{in: given, at: c.r.Len()}
 	res, err := c.r.RunMessages(ctx, msgs, c.events(caller, on))
+	if errors.Is(err, runner.ErrPromptTooLarge) && c.r.Len() == c.last.at {
+		// Not sent, and taken back out of the history: the last turn is
+		// still the one before.
+		c.last = prev
+	}
 	err = hostError(err)
 	if hk := c.h.hooks; hk != nil {
 		hk.Stop(context.WithoutCancel(ctx), res.Answer, stopReason(err))

@@ -46,6 +46,15 @@ var (
 	// ErrLoop: the model made the same call with the same arguments
 	// several times in a row; errors.Is(err, [ErrMaxSteps]) is also true.
 	ErrLoop = errors.New("stopped a repeated tool call")
+	// ErrPromptTooLarge: what a model call must send (the system prompt,
+	// the tools offered, the user's message with its attachments, the
+	// latest tool results) does not fit the context window less the room
+	// kept for the answer, even with the older turns left out, so the
+	// model was not called: an engine cuts such a prompt itself, losing
+	// its start. The error names the biggest part (errors.As with
+	// *[runner.PromptTooLargeError] gives it). When it is the turn's first
+	// model call, the turn's messages are not added to the conversation.
+	ErrPromptTooLarge = errors.New("the prompt does not fit the context window")
 	// ErrUnknownTool: [Host.CallTool] was given a name that matches no
 	// tool, or several.
 	ErrUnknownTool = errors.New("unknown tool")
@@ -97,6 +106,7 @@ func errorMatches() []struct{ host, inner error } {
 		{ErrProvider, provider.ErrProvider},
 		{ErrMaxSteps, runner.ErrMaxSteps},
 		{ErrLoop, runner.ErrLoop},
+		{ErrPromptTooLarge, runner.ErrPromptTooLarge},
 		{ErrUnknownTool, servers.ErrUnknownTool},
 		{ErrServerUnavailable, servers.ErrServerUnavailable},
 		{ErrUnknownPrompt, servers.ErrUnknownPrompt},

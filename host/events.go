@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/provider"
+	"github.com/mcphost/mcphost/runner"
 )
 
 // Event is something that happened while a turn ran: one of the types
@@ -45,6 +46,10 @@ type ModelCallFinished struct {
 	// reply rather than sent as tool calls; they are among ToolCalls and
 	// in Message.ToolCalls, and their text is no longer in Message.Content.
 	Recovered int
+	// PromptCut is true when the engine counted a prompt of the whole
+	// context window: it cut the prompt to fit (a [Warning] said so), and
+	// the window is full.
+	PromptCut bool
 }
 
 // ToolCallStarted comes when a tool call is dispatched, and also for a
@@ -148,8 +153,9 @@ type HistoryTrimmed struct {
 	// EstimatedTokens is the estimated prompt size after trimming, and
 	// ContextWindow the window it must fit, less room for the answer.
 	EstimatedTokens, ContextWindow int
-	// Fits is false when even the shortest history allowed does not fit:
-	// the engine will cut the prompt itself.
+	// Fits is false when even the shortest history allowed does not fit.
+	// The model is then not called (the turn ends with
+	// [ErrPromptTooLarge]), so a HistoryTrimmed event always has it true.
 	Fits bool
 }
 
@@ -221,7 +227,14 @@ type Result struct {
 	// text, the calls whose arguments were repaired, and the calls not
 	// sent to a server (unknown tool, invalid arguments, loop).
 	Recovered, Repaired, Rejected int
+	// Empty is true when the model's final answer had no text; a
+	// [Warning] starting with [EmptyAnswer] said so, and why when known.
+	Empty bool
 }
+
+// EmptyAnswer starts the [Warning] of a turn whose final answer has no
+// text ([Result].Empty).
+const EmptyAnswer = runner.EmptyAnswer
 
 func (TextDelta) hostEvent()            {}
 func (ThinkingDelta) hostEvent()        {}

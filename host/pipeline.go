@@ -69,7 +69,7 @@ func logEvent(l *slog.Logger, ev Event) {
 	case ModelCallStarted:
 		l.Debug("model call", "step", ev.Step, "tools", ev.Tools, "estimated_tokens", ev.EstimatedTokens, "num_ctx", ev.ContextWindow)
 	case ModelCallFinished:
-		l.Debug("model answered", "step", ev.Step, "tool_calls", ev.ToolCalls, "recovered_from_text", ev.Recovered,
+		l.Debug("model answered", "step", ev.Step, "tool_calls", ev.ToolCalls, "recovered_from_text", ev.Recovered, "prompt_cut", ev.PromptCut,
 			"prompt_tokens", ev.Usage.PromptTokens, "completion_tokens", ev.Usage.CompletionTokens, "duration", ev.Usage.Duration)
 	case ToolCallStarted:
 		l.Debug("tool call", "name", ev.Call.Name, "server", ev.Server, "tool", ev.Tool, "requested", ev.Requested, "recovered", ev.Recovered)
@@ -145,5 +145,5 @@ func resultOf(r runner.Result) Result {
 		}
 	}
 	return Result{Answer: r.Answer, Steps: r.Steps, ToolCalls: calls, Usage: r.Usage,
-		Recovered: r.Recovered, Repaired: r.Repaired, Rejected: r.Rejected}
+		Recovered: r.Recovered, Repaired: r.Repaired, Rejected: r.Rejected, Empty: r.Empty}
 }

@@ -92,6 +92,13 @@ func (h *Host) sample(ctx context.Context, req ask.SamplingRequest) (res samplin
 		msgs = append(msgs, msg)
 	}
 	s := h.settings
+	var tl *runner.PromptTooLargeError
+	if errors.As(runner.CheckFits(model, s.NumCtx, msgs), &tl) {
+		// The engine would cut the request, and answer what the server
+		// did not ask.
+		return res, fmt.Errorf("the sampling request is about %d tokens, more than %s's context window of %d less %d kept for the answer: the model was not asked",
+			tl.Tokens, model.Name, tl.Window, tl.Reserve)
+	}
 	// As work of the Host: no model call starts once Close has begun.
 	resp, err := guard(h, ctx, func(ctx context.Context) (provider.Response, error) {
 		if err := ctx.Err(); err != nil {

@@ -96,6 +96,9 @@ type Compacted struct {
 	Summary string
 	// Replaced is how many messages the summary replaced.
 	Replaced int
+	// LeftOut is how many of them, the oldest, did not fit the context
+	// window with the request to summarise, and are not in the summary.
+	LeftOut int
 	// Before and After estimate the history's size in tokens.
 	Before, After int
 }
@@ -128,6 +131,13 @@ func (c *Conversation) compact(ctx context.Context, keep int) (Compacted, error)
 		return Compacted{}, ErrNothingToCompact
 	}
 	msgs := append(h[:cut:cut], provider.Message{Role: provider.RoleUser, Content: compactPrompt})
+	// Turns too old to fit the window with the request were left out of
+	// the model's requests already: the summary is of what the model
+	// can read at once, as an engine would cut the rest unsaid.
+	msgs, left, err := c.r.FitMessages(msgs)
+	if err != nil {
+		return Compacted{}, hostError(fmt.Errorf("summarising the conversation: %w", err))
+	}
 	resp, err := c.engine.Chat(ctx, provider.Request{
 		Model:      c.r.Model().Name,
 		Messages:   msgs,
@@ -141,7 +151,7 @@ func (c *Conversation) compact(ctx context.Context, keep int) (Compacted, error)
 	if summary == "" {
 		return Compacted{}, fmt.Errorf("summarising the conversation: %s answered with no text; the conversation is unchanged", c.r.Model().Name)
 	}
-	out := Compacted{Summary: summary, Replaced: cut - start, Before: c.r.HistoryTokens()}
+	out := Compacted{Summary: summary, Replaced: cut - start, LeftOut: left, Before: c.r.HistoryTokens()}
 	next := append([]provider.Message(nil), h[:start]...)
 	// A user message and an answer, so that roles still alternate before
 	// the kept turns, which start with the user's.

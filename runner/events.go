@@ -39,6 +39,10 @@ type ModelCallFinished struct {
 	// reply rather than sent as tool calls; they are among ToolCalls and
 	// in Message.ToolCalls, and their text is no longer in Message.Content.
 	Recovered int
+	// PromptCut is true when the engine counted a prompt of the whole
+	// context window: it cut the prompt to fit (a Warning said so), and
+	// the window is full.
+	PromptCut bool
 }
 
 // ToolCallStarted is sent when a tool call is dispatched, and also for a
@@ -137,8 +141,9 @@ type HistoryTrimmed struct {
 	// EstimatedTokens is the estimated prompt size after trimming, and
 	// ContextWindow the window it must fit, less room for the answer.
 	EstimatedTokens, ContextWindow int
-	// Fits is false when even the shortest history allowed does not fit:
-	// the backend will cut the prompt itself.
+	// Fits is false when even the shortest history allowed does not fit.
+	// The model is then not called (the Run ends with ErrPromptTooLarge),
+	// so a HistoryTrimmed event always has it true.
 	Fits bool
 }
 

@@ -289,6 +289,38 @@ type Result struct {
 	// text, the calls whose arguments were repaired, and the calls not sent
 	// to a server (unknown tool, invalid arguments, loop).
 	Recovered, Repaired, Rejected int
+	// Empty is true when the model's final answer had no text (a Warning
+	// starting with EmptyAnswer said so, and why when that is known).
+	Empty bool
+}
+
+// EmptyAnswer starts the Warning sent when the model's final answer has
+// no text.
+const EmptyAnswer = "the model returned an empty answer"
+
+// emptyWarning says that the model answered nothing, and why when the
+// reply tells: it stopped at its length limit, it only thought, or it
+// wrote tokens the engine did not pass on (a tool call the engine's parser
+// dropped, typically of a tool that was not offered).
+func emptyWarning(resp provider.Response, toolsOffered bool) string {
+	switch {
+	case resp.DoneReason == "length":
+		return EmptyAnswer + ": it reached its length limit before writing any (raise --max-tokens, or ask it not to think)"
+	case strings.TrimSpace(resp.Message.Thinking) != "":
+		return EmptyAnswer + ": it only thought, and wrote no answer; ask again, or try --think=false"
+	case resp.Usage.CompletionTokens > 1 && toolsOffered:
+		return fmt.Sprintf("%s: it wrote %d tokens the engine did not pass on, most likely a call to a tool that was not offered", EmptyAnswer, resp.Usage.CompletionTokens)
+	case resp.Usage.CompletionTokens > 1:
+		return fmt.Sprintf("%s: it wrote %d tokens the engine did not pass on, most likely a tool call while no tools were offered", EmptyAnswer, resp.Usage.CompletionTokens)
+	}
+	return EmptyAnswer
+}
+
+// cutWarning says that the engine counted a prompt of the window's full
+// size: it cut the prompt to fit, losing its start.
+func cutWarning(counted int, estimated string) string {
+	return fmt.Sprintf("the engine cut the prompt: it counted %s tokens, its whole window (mcphost estimated %s), so the start was lost (the system prompt, the tools, perhaps the question): raise --num-ctx or send less",
+		thousands(counted), estimated)
 }
 
 // Run adds prompt to the conversation as a user message and runs the loop
@@ -320,6 +352,7 @@ func (r *Runner) RunMessages(ctx context.Context, msgs []provider.Message, emit 
 
 // run is RunMessages without its Finished event.
 func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event)) (Result, error) {
+	before := len(r.history)
 	r.history = append(r.history, in...)
 	// Tools are selected for what the user's messages ask.
 	var asked []string
@@ -350,7 +383,21 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			tools, toolTokens, r.search = r.offer(ctx, ts, turn, step, emit)
 		}
 		r.warnTools(tools, toolTokens, ts, emit)
-		msgs, raw := r.fit(tools, toolTokens, emit)
+		msgs, raw, err := r.fit(tools, toolTokens, emit)
+		if err != nil {
+			var tl *PromptTooLargeError
+			if errors.As(err, &tl) {
+				tl.Step = step
+			}
+			if step == 1 {
+				// Nothing was sent: the conversation is as it was, and
+				// the user may send the prompt again, shorter.
+				r.history = r.history[:before]
+				r.msgTokens = r.msgTokens[:min(len(r.msgTokens), before)]
+			}
+			res.Steps = step - 1
+			return res, err
+		}
 		if stop != nil {
 			msgs = append(msgs[:len(msgs):len(msgs)], provider.Message{Role: provider.RoleUser, Content: finalPrompt})
 			raw += budget.Message(msgs[len(msgs)-1])
@@ -384,6 +431,10 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			return res, err
 		}
 		r.estimator.Observe(raw, resp.Usage.PromptTokens, r.window())
+		cut := budget.Truncated(resp.Usage.PromptTokens, r.window())
+		if cut {
+			emit(Warning{Message: cutWarning(resp.Usage.PromptTokens, thousands(r.estimator.Tokens(raw)))})
+		}
 		res.Usage = res.Usage.Add(resp.Usage)
 		msg := resp.Message
 		msg.Role = provider.RoleAssistant
@@ -410,7 +461,7 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			}
 		}
 		r.history = append(r.history, msg)
-		finished := ModelCallFinished{Step: step, Message: msg, Usage: resp.Usage, ToolCalls: len(msg.ToolCalls)}
+		finished := ModelCallFinished{Step: step, Message: msg, Usage: resp.Usage, ToolCalls: len(msg.ToolCalls), PromptCut: cut}
 		if recovered {
 			finished.Recovered = len(msg.ToolCalls)
 			res.Recovered += len(msg.ToolCalls)
@@ -419,6 +470,10 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 
 		if len(msg.ToolCalls) == 0 {
 			res.Answer = msg.Content
+			if strings.TrimSpace(msg.Content) == "" {
+				res.Empty = true
+				emit(Warning{Message: emptyWarning(resp, tools != nil)})
+			}
 			return res, stop
 		}
 		for _, f := range r.callTools(ctx, plan, emit, &res, func(query string) ToolOutput {

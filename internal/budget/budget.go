@@ -125,11 +125,22 @@ func (e *Estimator) Raw(tokens int) int { return int(float64(tokens) / e.Ratio()
 // (0 for unknown), since the backend has then cut the prompt and counted
 // only what it kept.
 func (e *Estimator) Observe(raw, actual, window int) {
-	if raw <= 0 || actual <= 0 || (window > 0 && actual >= window*98/100) {
+	if raw <= 0 || actual <= 0 || Truncated(actual, window) {
 		return
 	}
 	r := float64(actual) / float64(raw)
 	e.ratio = min(max(r, minRatio), maxRatio)
+}
+
+// Truncated reports whether a prompt the backend counted as actual
+// tokens filled a context window of window tokens (0: unknown), which
+// means the backend cut it to fit: Ollama keeps the first few tokens and
+// the last ones and counts exactly the window. The last 2% are taken for
+// full, since a tokenizer may count a cut prompt a few tokens short.
+// Prompt caching can only lower a count, so it never makes an uncut
+// prompt look cut.
+func Truncated(actual, window int) bool {
+	return window > 0 && actual > 0 && actual >= window*98/100
 }
 
 // Fit chooses the messages to send so that their raw estimate fits in

@@ -194,9 +194,21 @@ func (c *Chat) readLine(ctx context.Context) (string, error) {
 // only (the model call or the MCP calls in flight); the conversation stays
 // usable.
 func (c *Chat) Turn(ctx context.Context, prompt string) {
+	var sendErr error
 	c.turnWith(ctx, func(ctx context.Context, on func(host.Event)) (host.Result, error) {
-		return c.send(ctx, prompt, on)
+		res, err := c.send(ctx, prompt, on)
+		sendErr = err
+		return res, err
 	})
+	if errors.Is(sendErr, host.ErrPromptTooLarge) {
+		// Not sent, and not in the conversation: the prompt waits in the
+		// input box, to be cut down or sent again after /compact.
+		c.mu.Lock()
+		if c.typedAhead == "" {
+			c.typedAhead = prompt
+		}
+		c.mu.Unlock()
+	}
 }
 
 // turnWith runs one turn made by run (a prompt, or an MCP prompt's
@@ -227,10 +239,23 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		c.mu.Unlock()
 	}()
 	var stats turnStats
+	// An empty answer is said by a dim line under the (empty) answer,
+	// not as a warning above it.
+	var empty string
+	handle := func(ev host.Event) {
+		if w, ok := ev.(host.Warning); ok && strings.HasPrefix(w.Message, host.EmptyAnswer) {
+			empty = w.Message
+			return
+		}
+		out.Handle(ev)
+	}
 	wait := c.serverWait()
-	res, err := run(turnCtx, wait.watch(c.trackCalls(stats.watch(out.Handle))))
+	res, err := run(turnCtx, wait.watch(c.trackCalls(stats.watch(handle))))
 	wait.stop()
 	out.Finish(res, err, 0)
+	if empty != "" {
+		c.printDim("(" + ui.Sanitize(empty) + ")")
+	}
 	if err == nil {
 		c.printStatus(&stats)
 	}

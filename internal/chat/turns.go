@@ -107,6 +107,9 @@ func (c *Chat) cmdCompact(ctx context.Context, w io.Writer, args []string) bool 
 		c.saveSession(w)
 		fmt.Fprintf(w, "Compacted %d messages into a summary: about %s → %s tokens; the last %d turn(s) stay as they were.\n",
 			out.Replaced, kilo(out.Before), kilo(out.After), keep)
+		if out.LeftOut > 0 {
+			fmt.Fprintf(w, "The oldest %d messages did not fit the context window with the request and are not in the summary.\n", out.LeftOut)
+		}
 		if out.After >= out.Before {
 			// Said, so that a user does not believe the window was freed.
 			fmt.Fprintln(w, "The older turns were short: the summary frees no room yet (/undo cannot bring them back; /history shows the summary).")
@@ -121,6 +124,9 @@ type turnStats struct {
 	// answer tokens of the last model call, what the conversation now
 	// fills of it.
 	window, used int
+	// cut is set when the engine counted a prompt of the whole window:
+	// it cut the prompt, and the window is full whatever the counts say.
+	cut bool
 	// tokens were generated in elapsed.
 	tokens  int
 	elapsed time.Duration
@@ -144,6 +150,7 @@ func (s *turnStats) watch(on func(host.Event)) func(host.Event) {
 			}
 		case host.ModelCallFinished:
 			s.used = ev.Usage.PromptTokens + ev.Usage.CompletionTokens
+			s.cut = ev.PromptCut
 			// The speed people mean is of writing: from the first token
 			// on, without the model's loading and the prompt's reading
 			// that the engine's duration includes. A call that streamed
@@ -168,6 +175,8 @@ func (s *turnStats) line() string {
 		parts = append(parts, fmt.Sprintf("%.0f tok/s", float64(s.tokens)/s.elapsed.Seconds()))
 	}
 	switch {
+	case s.cut && s.window > 0:
+		parts = append(parts, fmt.Sprintf("%s/%s context (100%%, the prompt was cut)", kilo(max(s.used, s.window)), kilo(s.window)))
 	case s.used > 0 && s.window > 0:
 		parts = append(parts, fmt.Sprintf("%s/%s context (%d%%)", kilo(s.used), kilo(s.window), s.used*100/s.window))
 	case s.used > 0:
@@ -182,6 +191,14 @@ func (c *Chat) printStatus(s *turnStats) {
 	if line == "" {
 		return
 	}
+	if !c.opts.NoColor {
+		line = "\x1b[2m" + line + "\x1b[22m"
+	}
+	fmt.Fprintln(c.opts.Err, line)
+}
+
+// printDim writes a line on stderr, dim.
+func (c *Chat) printDim(line string) {
 	if !c.opts.NoColor {
 		line = "\x1b[2m" + line + "\x1b[22m"
 	}

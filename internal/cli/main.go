@@ -41,6 +41,7 @@ const (
 	exitStopped     = 4   // stopped at --max-steps or by the loop guard
 	exitNoServers   = 5   // no MCP server could start while some were configured
 	exitToolFailed  = 6   // tools call: the tool reported an error, or the call failed
+	exitEmpty       = 7   // the model's final answer was empty
 	exitInterrupted = 130 // Ctrl-C, SIGTERM, SIGHUP
 	exitReaderGone  = 141 // the reader of stdout or stderr went away (128+SIGPIPE, as shells report it)
 )
@@ -212,7 +213,8 @@ func exitCode(ctx context.Context, err error) int {
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
 	case errors.Is(err, host.ErrConfig), errors.Is(err, session.ErrBusy), errors.Is(err, session.ErrInvalid), errors.Is(err, host.ErrPromptBlocked),
-		errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments), errors.Is(err, host.ErrAttachment):
+		errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments), errors.Is(err, host.ErrAttachment),
+		errors.Is(err, host.ErrPromptTooLarge):
 		return exitUsage
 	case errors.Is(err, host.ErrMaxSteps):
 		return exitStopped

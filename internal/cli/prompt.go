@@ -74,7 +74,16 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 			err = serr
 		}
 	}
-	r.Finish(res, err, exitCode(ctx, err))
+	code := exitCode(ctx, err)
+	if err == nil && res.Empty {
+		// Said by a warning already; the code lets a script tell an
+		// empty answer from one it can use.
+		code = exitEmpty
+	}
+	r.Finish(res, err, code)
+	if err == nil {
+		return code
+	}
 	return reportExit(stderr, ctx, err)
 }
 

@@ -35,9 +35,10 @@ func TestContextWarningIsOneLineMatchingTools(t *testing.T) {
 	if out := runBinary(t, invocation{args: []string{"servers"}, dir: dir, home: home, host: ollama.URL}); out.code != 0 {
 		t.Fatalf("mcphost servers: exit %d, stderr %q", out.code, out.stderr)
 	}
-	// Every tool offered, in a window of 4096 tokens: the two servers'
-	// tools take more than half of it.
-	term := startTerminal(t, dir, chatEnvHome(ollama.URL, home), "-m", "qwen3", "--tool-share", "0", "--num-ctx", "4096")
+	// Every tool offered, in a window of 6144 tokens: the two servers'
+	// tools take more than half of it, and leave room for the prompt and
+	// the answer.
+	term := startTerminal(t, dir, chatEnvHome(ollama.URL, home), "-m", "qwen3", "--tool-share", "0", "--num-ctx", "6144")
 	term.waitFor("/help for commands")
 	term.typeLine("/tools")
 	screen := term.waitFor("filesystem (")
@@ -63,7 +64,7 @@ func TestContextWarningIsOneLineMatchingTools(t *testing.T) {
 	if len(w) > 120 {
 		t.Errorf("the warning is wider than the 120-column terminal (%d): %q", len(w), w)
 	}
-	if !strings.Contains(w, "of 4096 context tokens") {
+	if !strings.Contains(w, "of 6144 context tokens") {
 		t.Errorf("the warning does not name the window: %q", w)
 	}
 	for server, tokens := range listed {

@@ -115,15 +115,17 @@ func TestSmallContextWindowWarnsAndCutsResults(t *testing.T) {
 
 	// Tool selection off: with it, only the tools that fit a quarter of
 	// the window would be offered, and nothing would be worth a warning.
-	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "go", "--num-ctx", "2048", "--max-result-bytes", "500", "--tool-share", "0"}, dir: dir, host: ollama.URL})
+	// A window the tools take more than half of, with room left for the
+	// prompt and the answer (a window they filled would not be sent).
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "go", "--num-ctx", "3072", "--max-result-bytes", "500", "--tool-share", "0"}, dir: dir, host: ollama.URL})
 	if out.code != 0 {
 		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
 	}
-	if !strings.Contains(out.stderr, "warning: tools take ~") || !strings.Contains(out.stderr, " of 2048 context tokens (everything ~") {
+	if !strings.Contains(out.stderr, "warning: tools take ~") || !strings.Contains(out.stderr, " of 3072 context tokens (everything ~") {
 		t.Errorf("no warning about the tools' share of the window: %q", out.stderr)
 	}
 	reqs := ollama.Requests()
-	if got := reqs[0].Options["num_ctx"]; got != float64(2048) {
+	if got := reqs[0].Options["num_ctx"]; got != float64(3072) {
 		t.Errorf("num_ctx = %v", got)
 	}
 	res := lastMessage(reqs[1]).Content

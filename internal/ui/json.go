@@ -83,6 +83,8 @@ const (
 	StopLoopGuard   = "loop_guard"
 	StopError       = "error"
 	StopInterrupted = "interrupted"
+	// StopEmpty: the model's final answer had no text.
+	StopEmpty = "empty"
 )
 
 // JSON renders a run for programs: with Stream, one JSON object per line
@@ -260,6 +262,9 @@ func (j *JSON) Finish(res host.Result, err error, exitCode int) {
 	defer j.mu.Unlock()
 	j.final.Answer = res.Answer
 	j.final.StopReason = StopReason(err)
+	if err == nil && res.Empty {
+		j.final.StopReason = StopEmpty
+	}
 	j.final.Usage = usageRecord(res.Usage)
 	j.final.ExitCode = exitCode
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcphost/mcphost/provider"
@@ -280,6 +281,7 @@ func (p *Provider) ollamaShow(ctx context.Context, info *provider.ModelInfo) {
 	var show struct {
 		Capabilities []string       `json:"capabilities"`
 		ModelInfo    map[string]any `json:"model_info"`
+		Parameters   string         `json:"parameters"`
 	}
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(&show) != nil || len(show.Capabilities) == 0 {
 		return
@@ -290,6 +292,25 @@ func (p *Provider) ollamaShow(ctx context.Context, info *provider.ModelInfo) {
 	if n, ok := show.ModelInfo[arch+".context_length"].(float64); ok && n > 0 {
 		info.ContextLength = int(n)
 	}
+	// /v1 takes no num_ctx: a model whose Modelfile sets one is served
+	// with that window, whatever a request would ask for.
+	if n := modelfileNumCtx(show.Parameters); n > 0 {
+		info.ContextLength, info.FixedContext = n, true
+	}
+}
+
+// modelfileNumCtx is the num_ctx of the parameters /api/show lists, one
+// "name value" a line; 0 when none is set.
+func modelfileNumCtx(params string) int {
+	for line := range strings.SplitSeq(params, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "num_ctx" {
+			if n, err := strconv.Atoi(f[1]); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // getJSON GETs u and decodes its JSON answer into v; an error answer is a
