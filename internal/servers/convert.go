@@ -103,6 +103,62 @@ func toContent(c mcp.Content) tool.Content {
 	return tool.Content{Kind: tool.Unknown}
 }
 
+// contentJSON is a content block in MCP's JSON shape, as the server sent
+// it; nil if it cannot be written. An embedded resource keeps its text
+// even when empty (see resourceJSON).
+func contentJSON(c mcp.Content) json.RawMessage {
+	if e, ok := c.(*mcp.EmbeddedResource); ok && e.Resource != nil {
+		b, err := json.Marshal(struct {
+			Type        string           `json:"type"`
+			Resource    json.RawMessage  `json:"resource"`
+			Annotations *mcp.Annotations `json:"annotations,omitempty"`
+			Meta        mcp.Meta         `json:"_meta,omitempty"`
+		}{"resource", resourceJSON(e.Resource), e.Annotations, e.Meta})
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	if c == nil {
+		return nil
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// resourceJSON is a resource's contents in MCP's JSON shape: uri, mimeType,
+// and text or blob. The go-sdk leaves out an empty text, which MCP
+// requires of a text resource: contents without a blob are text, empty or
+// not, and keep their "text".
+func resourceJSON(rc *mcp.ResourceContents) json.RawMessage {
+	type common struct {
+		URI      string `json:"uri"`
+		MIMEType string `json:"mimeType,omitempty"`
+	}
+	var v any
+	if rc.Blob != nil {
+		v = struct {
+			common
+			Blob []byte   `json:"blob"`
+			Meta mcp.Meta `json:"_meta,omitempty"`
+		}{common{rc.URI, rc.MIMEType}, rc.Blob, rc.Meta}
+	} else {
+		v = struct {
+			common
+			Text string   `json:"text"`
+			Meta mcp.Meta `json:"_meta,omitempty"`
+		}{common{rc.URI, rc.MIMEType}, rc.Text, rc.Meta}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
 // ToolDef converts an MCP tool definition as the manager does, for code
 // that holds a go-sdk session of its own (tests).
 func ToolDef(t *mcp.Tool) tool.Def { return toDef(t) }
