@@ -248,10 +248,11 @@ func maskRawResult(raw json.RawMessage, mask func(string) string) any {
 // under secret-looking keys. Binary content ("data" of an image or audio,
 // a resource's "blob") is kept as it is: masking base64 would spoil it,
 // and the text output does not show it either. JSON that does not decode
-// is returned as it is.
+// is returned as it is, and so is JSON with nothing to mask.
 func maskJSON(raw json.RawMessage, mask func(string) string) json.RawMessage {
-	_, masked, ok := maskedJSON(raw, mask)
-	if !ok {
+	sent, masked, ok := maskedJSON(raw, mask)
+	if !ok || reflect.DeepEqual(masked, sent) {
+		// As sent, in the server's order.
 		return raw
 	}
 	var b bytes.Buffer
