@@ -71,12 +71,18 @@ func parseTools(args []string) (action, error) {
 	return nil, misuse(fmt.Errorf("unknown command tools %q: use tools list or tools call", args[0]))
 }
 
-// inspectAction runs cmd once the config is loaded.
+// inspectAction runs cmd once the config is loaded. A config that cannot
+// be loaded is a failure like any other: with --output json on the command
+// line, stdout gets its JSON document (see runInspect).
 func inspectAction(cmd inspectCommand) action {
 	return func(inv *invocation) int {
-		return inv.withSettings(func(settings *config.Settings, logger *slog.Logger) int {
+		code := inv.withSettings(func(settings *config.Settings, logger *slog.Logger) int {
 			return runInspect(inv.con, cmd, settings, logger)
 		})
+		if f := inv.fs.Lookup("output"); inv.loadErr != nil && f != nil && f.Value.String() == string(config.OutputJSON) {
+			_ = ui.WriteJSON(inv.con.out, map[string]any{"error": errorText(inv.loadErr), "exit_code": code})
+		}
+		return code
 	}
 }
 

@@ -72,6 +72,8 @@ func TestJSONOutputIsOneDocumentWhateverFails(t *testing.T) {
 		{[]string{"prompts", "list", "nope"}, 2, `no server named \"nope\"`},
 		{[]string{"resources", "read", "docs:/docs/nothing"}, 6, "/docs/nothing"},
 		{[]string{"resources", "list", "nope"}, 2, `no server named \"nope\"`},
+		// A config that cannot be read, with --output json given.
+		{[]string{"tools", "list", "--config", filepath.Join(e.dir, "missing.json")}, 2, "does not exist"},
 	} {
 		what := strings.Join(c.args, " ")
 		out := run(c.args...)
