@@ -233,14 +233,19 @@ func (h *Host) CompleteResource(ctx context.Context, server, template, variable,
 }
 
 // ReadResource reads a resource (MCP resources/read). ref is a URI, or
-// "SERVER:URI" to name the server; without one, the server is the one
-// that lists the URI, else the one whose URI template it fits, else the
-// only server with resources.
+// "SERVER:URI" to name the server, the URI with a scheme or without one
+// ("terraform:/terraform/style-guide"). When what comes before the first
+// ':' names a configured server, ref is read both ways: that server's
+// URI, and the whole of ref as a URI; the reading that a server lists
+// wins over one that only fits a URI template, which wins over one that
+// no server knows, and with neither known the named server is asked. Two
+// readings known alike are an error naming both. Without a server, the
+// server is the one that lists the URI, else the one whose URI template
+// it fits, else the only server with resources.
 func (h *Host) ReadResource(ctx context.Context, ref string) (server string, contents []tool.Content, err error) {
 	contents, err = guard(h, ctx, func(ctx context.Context) ([]tool.Content, error) {
 		var uri string
-		server, uri = h.splitRef(ref)
-		if server, err = findServer(h.manager, server, uri); err != nil {
+		if server, uri, err = resolveRef(h.manager, ref); err != nil {
 			return nil, err
 		}
 		return h.manager.ReadResource(ctx, server, uri)
@@ -254,21 +259,68 @@ func (h *Host) readResource(ctx context.Context, server, uri string) ([]tool.Con
 	return guard(h, ctx, func(ctx context.Context) ([]tool.Content, error) { return h.manager.ReadResource(ctx, server, uri) })
 }
 
-// splitRef splits "SERVER:URI" when SERVER is a configured server and the
-// rest is a URI; otherwise the whole is the URI.
-func (h *Host) splitRef(ref string) (server, uri string) {
+// How well a server knows a URI, for resolveRef.
+const (
+	unknownURI = iota // neither listed nor fitting a template
+	fitsURI           // fits one of the server's URI templates
+	listedURI         // the server lists it
+)
+
+// resolveRef decides which server a reference of [Host.ReadResource]
+// names, and the URI to read.
+func resolveRef(m *servers.Manager, ref string) (server, uri string, err error) {
 	prefix, rest, ok := strings.Cut(ref, ":")
-	if ok && strings.Contains(rest, ":") && !strings.HasPrefix(rest, "//") {
-		for _, st := range h.manager.Status() {
-			if st.Name == prefix {
-				return prefix, rest
-			}
+	// "name://…" is a URI whose scheme happens to be a server's name.
+	if !ok || rest == "" || strings.HasPrefix(rest, "//") || !slices.ContainsFunc(m.Status(), func(st servers.ServerStatus) bool { return st.Name == prefix }) {
+		server, err = findServer(m, "", ref)
+		return server, ref, err
+	}
+	named := uriKnown(m, prefix, rest)
+	whole, wholeServer := unknownURI, ""
+	for _, st := range m.Status() {
+		if k := uriKnown(m, st.Name, ref); k > whole {
+			whole, wholeServer = k, st.Name
 		}
 	}
-	return "", ref
+	switch {
+	case whole > named:
+		server, err = findServer(m, "", ref)
+		return server, ref, err
+	case named > unknownURI && named == whole:
+		return "", "", ambiguousRef(m, ref, prefix, rest, wholeServer)
+	}
+	return prefix, rest, nil
 }
 
-// findServer decides which server a resource is read from.
+// ambiguousRef is the error for a reference that two servers know: server
+// named as "named:rest", and server other as the whole of ref. It says
+// what to give for each.
+func ambiguousRef(m *servers.Manager, ref, named, rest, other string) error {
+	how := fmt.Sprintf("give %q for the second", other+":"+ref)
+	if s, u, err := resolveRef(m, rest); err == nil && s == named && u == rest {
+		how = fmt.Sprintf("give %q for the first, %q for the second", rest, other+":"+ref)
+	}
+	return fmt.Errorf("resource %q is ambiguous: it can mean %q of server %q or %q of server %q; %s", ref, rest, named, ref, other, how)
+}
+
+// uriKnown says how well server knows uri.
+func uriKnown(m *servers.Manager, server, uri string) int {
+	known := unknownURI
+	for _, r := range m.Resources() {
+		if r.Server == server && r.Resource.URI == uri {
+			return listedURI
+		}
+	}
+	for _, t := range m.Templates() {
+		if t.Server == server && templateMatches(t.Template.URITemplate, uri) {
+			known = fitsURI
+		}
+	}
+	return known
+}
+
+// findServer decides which server a resource is read from: server when
+// given (it must be configured), else as ReadResource says.
 func findServer(m *servers.Manager, server, uri string) (string, error) {
 	if server != "" {
 		for _, st := range m.Status() {

@@ -72,6 +72,13 @@ type Content struct {
 	MIMEType string
 	// URI, Name and Description describe a Resource or a Link.
 	URI, Name, Description string
+	// Raw is the content as the server sent it, in MCP's JSON shape, for
+	// machine-readable output: a prompt message's content block, or one
+	// of the contents of a resource read (MCP ResourceContents: uri,
+	// mimeType, text or blob). It is nil for the content of a tool
+	// result, which [Result.Raw] holds whole, and for content made
+	// otherwise.
+	Raw json.RawMessage
 }
 
 // Result is the outcome of a tool call as the server reported it, with the

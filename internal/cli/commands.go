@@ -163,6 +163,9 @@ type invocation struct {
 	load       configload.LoadOptions
 	scriptVars map[string]string // a script's --args:NAME VALUE
 	adhoc      bool              // --url or --stdio was given
+	// loadErr is why the config could not be loaded, once withSettings
+	// has failed on it.
+	loadErr error
 }
 
 // usageErr prints a usage or config error and returns its exit code.
@@ -192,6 +195,7 @@ func (inv *invocation) withSettings(do func(*config.Settings, *slog.Logger) int)
 	con := inv.con
 	settings, err := configload.Load(inv.load)
 	if err != nil {
+		inv.loadErr = err
 		if inv.adhoc {
 			return inv.usageErr("%v\n%s", err, usageHint(inv.cmd))
 		}

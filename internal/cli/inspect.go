@@ -71,24 +71,47 @@ func parseTools(args []string) (action, error) {
 	return nil, misuse(fmt.Errorf("unknown command tools %q: use tools list or tools call", args[0]))
 }
 
-// inspectAction runs cmd once the config is loaded.
+// inspectAction runs cmd once the config is loaded. A config that cannot
+// be loaded is a failure like any other: with --output json on the command
+// line, stdout gets its JSON document (see runInspect).
 func inspectAction(cmd inspectCommand) action {
 	return func(inv *invocation) int {
-		return inv.withSettings(func(settings *config.Settings, logger *slog.Logger) int {
+		code := inv.withSettings(func(settings *config.Settings, logger *slog.Logger) int {
 			return runInspect(inv.con, cmd, settings, logger)
 		})
+		if f := inv.fs.Lookup("output"); inv.loadErr != nil && f != nil && f.Value.String() == string(config.OutputJSON) {
+			_ = ui.WriteJSON(inv.con.out, map[string]any{"error": errorText(inv.loadErr), "exit_code": code})
+		}
+		return code
 	}
 }
 
 // runInspect runs "mcphost servers" and "mcphost tools ..." on the
 // configured servers, or the one of --url or --stdio, and returns the
-// exit code.
+// exit code. With --output json, stdout holds exactly one JSON document
+// whatever happens: the report, or, when the command failed before
+// writing one, {"error": …, "exit_code": …}.
 func runInspect(con *console, cmd inspectCommand, settings *config.Settings, logger *slog.Logger) int {
 	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
-	stdin, stdout, stderr := con.in, con.out, con.err
+	stdin, stderr := con.in, con.err
+	stdout := &docWriter{w: con.out}
+	tty := ui.IsTerminal(con.out.f)
+	jsonOut := settings.Output == config.OutputJSON
 	mask := func(s string) string { return s }
-	fail := func(code int, err error) int { return con.fail(ctx, code, err, mask) }
+	fail := func(code int, err error) int {
+		code = con.fail(ctx, code, err, mask)
+		if jsonOut && !stdout.wrote && code != exitReaderGone {
+			// A program reading the JSON gets one document whatever
+			// happened, and none more after the report.
+			msg := mask(errorText(err))
+			if code == exitInterrupted {
+				msg = "interrupted"
+			}
+			_ = ui.WriteJSON(stdout, map[string]any{"error": msg, "exit_code": code})
+		}
+		return code
+	}
 	if settings.Output == config.OutputStreamJSON {
 		return fail(exitUsage, errors.New("--output stream-json is for model runs; use --output json with servers and tools"))
 	}
@@ -98,15 +121,10 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	}
 	h, err := host.New(ctx, opts)
 	if err != nil {
-		code := exitCode(ctx, err)
-		if cmd.objectOnError() && settings.Output == config.OutputJSON {
-			_ = ui.WriteJSON(stdout, map[string]any{"error": errorText(err), "exit_code": code})
-		}
-		return fail(code, err)
+		return fail(exitCode(ctx, err), err)
 	}
 	defer h.Close()
 	mask = h.Mask
-	jsonOut := settings.Output == config.OutputJSON
 	var code int
 	switch cmd.verb {
 	case "servers":
@@ -114,18 +132,26 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 	case "list":
 		code, err = written(ui.ToolsReport(stdout, h.Tools(), jsonOut))
 	case "call":
-		code, err = callTool(ctx, h, cmd.tool, args, stdout, jsonOut)
+		code, err = callTool(ctx, h, cmd.tool, args, stdout, tty, jsonOut)
 	default:
-		code, err = runMCPInspect(ctx, h, cmd, stdout, jsonOut)
+		code, err = runMCPInspect(ctx, h, cmd, stdout, tty, jsonOut)
 	}
 	if err != nil {
-		if cmd.objectOnError() && jsonOut {
-			// A program reading the JSON gets an object whatever happened.
-			_ = ui.WriteJSON(stdout, map[string]any{"error": mask(errorText(err)), "exit_code": code})
-		}
 		return fail(code, err)
 	}
 	return code
+}
+
+// docWriter is the command's stdout, noting whether anything was written
+// to it: a JSON document that was, is not followed by another.
+type docWriter struct {
+	w     io.Writer
+	wrote bool
+}
+
+func (d *docWriter) Write(p []byte) (int, error) {
+	d.wrote = d.wrote || len(p) > 0
+	return d.w.Write(p)
 }
 
 // inspectOptions are the host options of cmd, with the arguments of a
@@ -173,8 +199,9 @@ func listServers(h *host.Host, stdout io.Writer, jsonOut bool) (int, error) {
 	return exitOK, nil
 }
 
-// callTool calls one tool and prints its result.
-func callTool(ctx context.Context, h *host.Host, name string, args map[string]any, stdout *pipeGuard, jsonOut bool) (int, error) {
+// callTool calls one tool and prints its result. A result that reports an
+// error (isError) is printed as any other, and the call fails (exit 6).
+func callTool(ctx context.Context, h *host.Host, name string, args map[string]any, stdout io.Writer, tty, jsonOut bool) (int, error) {
 	res, err := h.CallTool(ctx, name, args)
 	var startErr *servers.StartError
 	switch {
@@ -198,7 +225,7 @@ func callTool(ctx context.Context, h *host.Host, name string, args map[string]an
 		err = ui.WriteJSON(stdout, maskRawResult(res.Raw, h.Mask))
 	} else {
 		var b strings.Builder
-		if err = ui.ToolResult(&b, res, ui.IsTerminal(stdout.f)); err == nil {
+		if err = ui.ToolResult(&b, res, tty); err == nil {
 			_, err = io.WriteString(stdout, h.Mask(b.String()))
 		}
 	}
@@ -213,39 +240,75 @@ func callTool(ctx context.Context, h *host.Host, name string, args map[string]an
 }
 
 // maskRawResult masks the secrets in a tool's result as the server sent
-// it: its text, its structured content, values under secret-looking keys.
-// Binary content (an image's or audio's data, a resource's blob) is kept
-// as it is: masking base64 would spoil it, and the text output does not
-// show it either. A result with nothing to mask is returned as sent.
+// it (see maskJSON). A result with nothing to mask is returned as sent.
 func maskRawResult(raw json.RawMessage, mask func(string) string) any {
-	var res map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&res); err != nil || res == nil {
-		return raw
-	}
-	masked := secret.ValueWith(res, mask).(map[string]any)
-	if content, ok := res["content"].([]any); ok {
-		out := masked["content"].([]any)
-		for i, c := range content {
-			item, ok := c.(map[string]any)
-			if !ok {
-				continue
-			}
-			if data, ok := item["data"].(string); ok {
-				out[i].(map[string]any)["data"] = data
-			}
-			if inner, ok := item["resource"].(map[string]any); ok {
-				if blob, ok := inner["blob"].(string); ok {
-					if m, ok := out[i].(map[string]any)["resource"].(map[string]any); ok {
-						m["blob"] = blob
-					}
-				}
-			}
-		}
-	}
-	if reflect.DeepEqual(masked, res) {
+	res, masked, ok := maskedJSON(raw, mask)
+	if !ok || reflect.DeepEqual(masked, res) {
 		return raw
 	}
 	return masked
+}
+
+// maskJSON masks the secrets in JSON a server sent (a content block, a
+// resource's contents), as every other output is masked: its text, values
+// under secret-looking keys. Binary content ("data" of an image or audio,
+// a resource's "blob") is kept as it is: masking base64 would spoil it,
+// and the text output does not show it either. JSON that does not decode
+// is returned as it is, and so is JSON with nothing to mask.
+func maskJSON(raw json.RawMessage, mask func(string) string) json.RawMessage {
+	sent, masked, ok := maskedJSON(raw, mask)
+	if !ok || reflect.DeepEqual(masked, sent) {
+		// As sent, in the server's order.
+		return raw
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(masked); err != nil {
+		return raw
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// maskedJSON decodes raw and masks it; ok is false when it does not
+// decode.
+func maskedJSON(raw json.RawMessage, mask func(string) string) (sent, masked any, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&sent); err != nil || sent == nil {
+		return nil, nil, false
+	}
+	masked = secret.ValueWith(sent, mask)
+	keepBinary(sent, masked)
+	return sent, masked, true
+}
+
+// keepBinary puts back, in masked, the binary data of sent, however deep:
+// the "data" of image and audio content, the "blob" of a resource's
+// contents (which have a "uri").
+func keepBinary(sent, masked any) {
+	switch s := sent.(type) {
+	case map[string]any:
+		m, ok := masked.(map[string]any)
+		if !ok {
+			return
+		}
+		_, isResource := s["uri"].(string)
+		isMedia := s["type"] == "image" || s["type"] == "audio"
+		for k, v := range s {
+			if str, isStr := v.(string); isStr && ((k == "data" && isMedia) || (k == "blob" && isResource)) {
+				m[k] = str
+				continue
+			}
+			keepBinary(v, m[k])
+		}
+	case []any:
+		m, ok := masked.([]any)
+		if !ok || len(m) != len(s) {
+			return
+		}
+		for i := range s {
+			keepBinary(s[i], m[i])
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -26,12 +27,6 @@ const (
 	verbResourcesList = "resources list"
 	verbResourcesRead = "resources read"
 )
-
-// objectOnError reports whether the command prints a JSON object even
-// when it fails: the commands that fetch one thing.
-func (c inspectCommand) objectOnError() bool {
-	return c.verb == "call" || c.verb == verbPromptsGet || c.verb == verbResourcesRead
-}
 
 // parseMCPInspect reads the command line of noun, "prompts" or
 // "resources".
@@ -109,7 +104,11 @@ func mcpInspectServers(cmd inspectCommand, specs []config.ServerSpec) ([]config.
 		// Prompts are named as tools are: server__prompt starts its server.
 		return servers.ForCall(specs, cmd.name), nil
 	case verbResourcesRead:
-		if prefix, rest, ok := strings.Cut(cmd.name, ":"); ok && strings.Contains(rest, ":") && !strings.HasPrefix(rest, "//") {
+		// SERVER:URI, the URI with a scheme or without one
+		// ("terraform:/terraform/style-guide"), starts that server
+		// alone; the host then reads the whole as a URI only if that
+		// server lists it rather than the rest (see host.ReadResource).
+		if prefix, rest, ok := strings.Cut(cmd.name, ":"); ok && rest != "" && !strings.HasPrefix(rest, "//") {
 			if some, err := configload.OnlyServer(specs, prefix); err == nil {
 				return some, nil
 			}
@@ -119,23 +118,23 @@ func mcpInspectServers(cmd inspectCommand, specs []config.ServerSpec) ([]config.
 }
 
 // runMCPInspect runs a prompts or resources command on a started host.
-func runMCPInspect(ctx context.Context, h *host.Host, cmd inspectCommand, stdout *pipeGuard, jsonOut bool) (int, error) {
+func runMCPInspect(ctx context.Context, h *host.Host, cmd inspectCommand, stdout io.Writer, tty, jsonOut bool) (int, error) {
 	switch cmd.verb {
 	case verbPromptsList:
 		return written(ui.PromptsReport(stdout, h.Prompts(), jsonOut))
 	case verbPromptsGet:
-		return getPrompt(ctx, h, cmd, stdout, jsonOut)
+		return getPrompt(ctx, h, cmd, stdout, tty, jsonOut)
 	case verbResourcesList:
 		return written(ui.ResourcesReport(stdout, h.Resources(), h.ResourceTemplates(), jsonOut))
 	case verbResourcesRead:
-		return readResource(ctx, h, cmd, stdout, jsonOut)
+		return readResource(ctx, h, cmd, stdout, tty, jsonOut)
 	}
 	return exitOK, nil
 }
 
 // getPrompt runs "prompts get": it fills in the prompt and prints its
 // messages.
-func getPrompt(ctx context.Context, h *host.Host, cmd inspectCommand, stdout *pipeGuard, jsonOut bool) (int, error) {
+func getPrompt(ctx context.Context, h *host.Host, cmd inspectCommand, stdout io.Writer, tty, jsonOut bool) (int, error) {
 	res, err := h.GetPrompt(ctx, cmd.name, cmd.values)
 	switch {
 	case errors.Is(err, host.ErrUnknownPrompt), errors.Is(err, host.ErrPromptArguments):
@@ -150,13 +149,13 @@ func getPrompt(ctx context.Context, h *host.Host, cmd inspectCommand, stdout *pi
 	if jsonOut {
 		return written(ui.WriteJSON(stdout, ui.PromptResultRecord(name, res)))
 	}
-	ui.PromptResult(stdout, res, ui.IsTerminal(stdout.f))
+	ui.PromptResult(stdout, res, tty)
 	return exitOK, nil
 }
 
 // readResource runs "resources read": it reads the resource and prints
 // it.
-func readResource(ctx context.Context, h *host.Host, cmd inspectCommand, stdout *pipeGuard, jsonOut bool) (int, error) {
+func readResource(ctx context.Context, h *host.Host, cmd inspectCommand, stdout io.Writer, tty, jsonOut bool) (int, error) {
 	server, contents, err := h.ReadResource(ctx, cmd.name)
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -170,7 +169,7 @@ func readResource(ctx context.Context, h *host.Host, cmd inspectCommand, stdout 
 	if jsonOut {
 		return written(ui.WriteJSON(stdout, ui.ResourceContentsRecord(server, contents)))
 	}
-	return written(ui.ResourceContents(stdout, contents, ui.IsTerminal(stdout.f)))
+	return written(ui.ResourceContents(stdout, contents, tty))
 }
 
 // written is the outcome of a command whose last act was writing its
@@ -189,6 +188,9 @@ func maskContents(contents []tool.Content, mask func(string) string) []tool.Cont
 	out := make([]tool.Content, len(contents))
 	for i, c := range contents {
 		c.Text = mask(c.Text)
+		if c.Raw != nil {
+			c.Raw = maskJSON(c.Raw, mask)
+		}
 		out[i] = c
 	}
 	return out

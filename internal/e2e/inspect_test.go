@@ -148,7 +148,8 @@ func TestToolsCallTransports(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := runBinary(t, invocation{args: tt.args, stdin: tt.stdin, dir: dir})
-			if out.code != 0 || out.stdout != "The sum of 2 and 3 is 5.\n" {
+			// The text as the server sent it: no newline added.
+			if out.code != 0 || out.stdout != "The sum of 2 and 3 is 5." {
 				t.Errorf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 			}
 		})
@@ -201,7 +202,7 @@ func TestToolsCallPicksTheServer(t *testing.T) {
 	writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers": {"a": {"command": %q}, "b": {"command": %q}, %s}}`, bin, bin, brokenServer))
 
 	out := runBinary(t, invocation{args: []string{"tools", "call", "a__echo", `{"message": "hi"}`}, dir: dir})
-	if out.code != 0 || out.stdout != "Echo: hi\n" || out.stderr != "" {
+	if out.code != 0 || out.stdout != "Echo: hi" || out.stderr != "" {
 		t.Errorf("a__echo: exit %d, stdout %q, stderr %q (only a should start)", out.code, out.stdout, out.stderr)
 	}
 	out = runBinary(t, invocation{args: []string{"tools", "call", "echo", `{"message": "hi"}`}, dir: dir})

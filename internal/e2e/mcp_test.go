@@ -135,9 +135,9 @@ func TestPromptsAndResourcesWithoutAModel(t *testing.T) {
 		out = run("resources", "read", "demo://resource/dynamic/blob/1", "--output", "json")
 		var read struct {
 			Server   string
-			Contents []struct{ URI, MIMEType, Data string }
+			Contents []struct{ URI, MIMEType, Blob string }
 		}
-		if err := json.Unmarshal([]byte(out.stdout), &read); err != nil || read.Server != "everything" || len(read.Contents) != 1 || read.Contents[0].Data == "" {
+		if err := json.Unmarshal([]byte(out.stdout), &read); err != nil || read.Server != "everything" || len(read.Contents) != 1 || read.Contents[0].Blob == "" {
 			t.Errorf("resources read json: %v %q", err, out.stdout)
 		}
 	})

@@ -36,6 +36,12 @@
 //	-start-gate PATH    open PATH (a named pipe) before serving: the start
 //	                    waits until a test opens the pipe for writing
 //	-secret TEXT        offer the resource secret://vault/token holding TEXT
+//	-content            offer resources without a scheme (/docs/style-guide, a
+//	                    text without a final newline; /docs/empty, an empty
+//	                    text) and with the scheme docs (docs:index,
+//	                    docs:/docs/style-guide), the prompt "embedded" (the
+//	                    first two embedded) and the tool "fail" (an error
+//	                    result)
 //
 // The environment variable FAULTSERVER_VARIANT changes the server without
 // changing its command line (which is what a tool-list cache keys on):
@@ -84,7 +90,7 @@ type options struct {
 	id, startDelay, startGate, secret              string
 	code, exitStarts, exitAfter, many              int
 	exitAtStart, hangInit, grandchild, escape      bool
-	ignoreTerm, ignoreEOF, sleeper                 bool
+	ignoreTerm, ignoreEOF, sleeper, content        bool
 	endless                                        int // tools per page of a list without end
 }
 
@@ -117,6 +123,7 @@ func Main() int {
 	fs.BoolVar(&o.ignoreTerm, "ignore-term", false, "ignore SIGTERM")
 	fs.BoolVar(&o.ignoreEOF, "ignore-eof", false, "keep running after stdin closes")
 	fs.BoolVar(&o.sleeper, "sleeper", false, "internal: be the grandchild")
+	fs.BoolVar(&o.content, "content", false, "offer resources without a scheme, an empty text, a prompt embedding them and a tool whose result is an error")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		return 2
 	}
@@ -181,6 +188,10 @@ func Main() int {
 				f.event("secret read")
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: o.secret}}}, nil
 			})
+	}
+	if o.content {
+		f.addContent(srv)
+		f.out.rewrite = emptyText
 	}
 	f.out.afterWrite = f.afterWrite
 	err := srv.Run(context.Background(), &mcp.IOTransport{Reader: &stdin{r: os.Stdin, f: f}, Writer: f.out})
@@ -536,12 +547,17 @@ type stdout struct {
 	mu         sync.Mutex
 	w          io.Writer
 	afterWrite func([]byte)
+	// rewrite, when set, changes a message before it is written.
+	rewrite func([]byte) []byte
 }
 
 func (s *stdout) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := p
+	if s.rewrite != nil {
+		out = s.rewrite(out)
+	}
 	if bytes.Contains(p, []byte(corruptMarker)) {
 		out = append(append([]byte{}, p[:len(p)/2]...), '\n')
 	}

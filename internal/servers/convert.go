@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,6 +102,97 @@ func toContent(c mcp.Content) tool.Content {
 		return tool.Content{Kind: tool.Link, URI: c.URI, Name: c.Name, Description: c.Description, MIMEType: c.MIMEType}
 	}
 	return tool.Content{Kind: tool.Unknown}
+}
+
+// contentJSON is a content block in MCP's JSON shape, as the server sent
+// it; nil if it cannot be written. An embedded resource keeps its text
+// even when empty (see resourceJSON).
+func contentJSON(c mcp.Content) json.RawMessage {
+	if e, ok := c.(*mcp.EmbeddedResource); ok && e.Resource != nil {
+		return marshal(struct {
+			Type        string           `json:"type"`
+			Resource    json.RawMessage  `json:"resource"`
+			Annotations *mcp.Annotations `json:"annotations,omitempty"`
+			Meta        mcp.Meta         `json:"_meta,omitempty"`
+		}{"resource", resourceJSON(e.Resource), e.Annotations, e.Meta})
+	}
+	if c == nil {
+		return nil
+	}
+	b, err := c.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return unescapeHTML(b)
+}
+
+// resourceJSON is a resource's contents in MCP's JSON shape: uri, mimeType,
+// and text or blob. The go-sdk leaves out an empty text, which MCP
+// requires of a text resource: contents without a blob are text, empty or
+// not, and keep their "text".
+func resourceJSON(rc *mcp.ResourceContents) json.RawMessage {
+	type common struct {
+		URI      string `json:"uri"`
+		MIMEType string `json:"mimeType,omitempty"`
+	}
+	if rc.Blob != nil {
+		return marshal(struct {
+			common
+			Blob []byte   `json:"blob"`
+			Meta mcp.Meta `json:"_meta,omitempty"`
+		}{common{rc.URI, rc.MIMEType}, rc.Blob, rc.Meta})
+	}
+	return marshal(struct {
+		common
+		Text string   `json:"text"`
+		Meta mcp.Meta `json:"_meta,omitempty"`
+	}{common{rc.URI, rc.MIMEType}, rc.Text, rc.Meta})
+}
+
+// marshal is v as JSON with "<", ">" and "&" as they are, not escaped as
+// \u003c…: the text reads as the server sent it. Nil if v cannot be
+// written.
+func marshal(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil
+	}
+	return unescapeHTML(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+// unescapeHTML undoes the escaping of "<", ">" and "&" in JSON text
+// (\u003c, \u003e, \u0026), which encoding/json does by default and the
+// go-sdk's content blocks inherit. Other escapes are kept; "\\u003c" (an
+// escaped backslash, then "u003c") is not an escape of "<".
+func unescapeHTML(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) {
+			switch string(b[i+2 : i+6]) {
+			case "003c":
+				out, i = append(out, '<'), i+5
+				continue
+			case "003e":
+				out, i = append(out, '>'), i+5
+				continue
+			case "0026":
+				out, i = append(out, '&'), i+5
+				continue
+			}
+		}
+		out = append(out, b[i], b[i+1])
+		i++
+	}
+	return out
 }
 
 // ToolDef converts an MCP tool definition as the manager does, for code

@@ -167,7 +167,9 @@ func (m *Manager) GetPrompt(ctx context.Context, name string, args map[string]st
 	out := &tool.PromptResult{Description: res.Description}
 	for _, msg := range res.Messages {
 		if msg != nil {
-			out.Messages = append(out.Messages, tool.PromptMessage{Role: string(msg.Role), Content: toContent(msg.Content)})
+			c := toContent(msg.Content)
+			c.Raw = contentJSON(msg.Content)
+			out.Messages = append(out.Messages, tool.PromptMessage{Role: string(msg.Role), Content: c})
 		}
 	}
 	return out, nil
@@ -261,7 +263,7 @@ func (m *Manager) ReadResource(ctx context.Context, server, uri string) ([]tool.
 	var out []tool.Content
 	for _, rc := range res.Contents {
 		if rc != nil {
-			out = append(out, tool.Content{Kind: tool.Resource, URI: rc.URI, MIMEType: rc.MIMEType, Text: rc.Text, Data: rc.Blob})
+			out = append(out, tool.Content{Kind: tool.Resource, URI: rc.URI, MIMEType: rc.MIMEType, Text: rc.Text, Data: rc.Blob, Raw: resourceJSON(rc)})
 		}
 	}
 	return out, nil

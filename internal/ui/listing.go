@@ -324,30 +324,52 @@ func compactJSON(v any) string {
 	return string(b)
 }
 
-// ToolResult prints a tool result for a person: text as text, other
-// content as one line each ("[image image/png, 3.9 KB]"), structured
-// content alone as indented JSON. On a terminal, control characters are
-// stripped.
+// ToolResult prints a tool result for a person or a program reading a
+// pipe: text as it is, byte for byte (see WriteContents), other content as
+// one line each ("[image image/png, 3.9 KB]"), structured content alone as
+// indented JSON. On a terminal, control characters are stripped.
 func ToolResult(w io.Writer, res *tool.Result, tty bool) error {
-	var b strings.Builder
-	line := func(s string) {
-		if tty {
-			s = Sanitize(s)
-		}
-		b.WriteString(s)
-		if !strings.HasSuffix(s, "\n") {
-			b.WriteByte('\n')
-		}
-	}
-	for _, c := range res.Content {
-		line(c.Describe())
-	}
 	if len(res.Content) == 0 && res.Structured != nil {
 		data, err := json.MarshalIndent(res.Structured, "", "  ")
 		if err != nil {
 			return err
 		}
-		line(string(data))
+		if tty {
+			data = []byte(Sanitize(string(data)))
+		}
+		_, err = w.Write(append(data, '\n'))
+		return err
+	}
+	return WriteContents(w, res.Content, tty)
+}
+
+// WriteContents prints contents: the text of text content and of a text
+// resource exactly as it is, not a byte added or dropped (a file without
+// a final newline stays without one), anything else as a line describing
+// it. Between two pieces a newline separates them when the first does
+// not end with one. On a terminal, control characters are stripped and
+// a last newline is added when missing, so the shell's prompt starts on a
+// line of its own.
+func WriteContents(w io.Writer, contents []tool.Content, tty bool) error {
+	var b strings.Builder
+	for i, c := range contents {
+		s := c.Describe()
+		text := c.Kind == tool.Text || (c.Kind == tool.Resource && c.Data == nil)
+		if text {
+			s = c.Text
+		} else if !strings.HasSuffix(s, "\n") {
+			s += "\n"
+		}
+		if tty {
+			s = Sanitize(s)
+		}
+		if i > 0 && b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	if tty && b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

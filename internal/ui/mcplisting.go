@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -86,37 +87,64 @@ func PromptUsage(p tool.Prompt) string {
 }
 
 // PromptMessageRecord is one message of a filled-in prompt, as "mcphost
-// prompts get --output json" writes it.
+// prompts get --output json" writes it: MCP's PromptMessage, its content
+// as the server sent it.
 type PromptMessageRecord struct {
-	Role    string        `json:"role"`
-	Content ContentRecord `json:"content"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
 }
 
-// ContentRecord is one piece of content in machine-readable output: text,
-// a resource's text, or bytes in base64.
-type ContentRecord struct {
-	Type     string `json:"type"`
-	Text     string `json:"text,omitempty"`
-	URI      string `json:"uri,omitempty"`
-	Name     string `json:"name,omitempty"`
-	MIMEType string `json:"mimeType,omitempty"`
-	Data     string `json:"data,omitempty"`
-}
-
-// contentRecord turns one piece of content into a record.
-func contentRecord(c tool.Content) ContentRecord {
-	r := ContentRecord{Type: string(c.Kind), Text: c.Text, URI: c.URI, Name: c.Name, MIMEType: c.MIMEType}
-	if len(c.Data) > 0 {
-		r.Data = base64.StdEncoding.EncodeToString(c.Data)
+// mcpContent is c in MCP's JSON shape: as the server sent it when known,
+// else made from its fields (a content block, or with contents true a
+// resource read's ResourceContents).
+func mcpContent(c tool.Content, contents bool) json.RawMessage {
+	if len(c.Raw) > 0 {
+		return c.Raw
 	}
-	return r
+	resource := func() map[string]any {
+		r := map[string]any{"uri": c.URI}
+		if c.MIMEType != "" {
+			r["mimeType"] = c.MIMEType
+		}
+		if c.Data != nil {
+			r["blob"] = base64.StdEncoding.EncodeToString(c.Data)
+		} else {
+			r["text"] = c.Text
+		}
+		return r
+	}
+	var v map[string]any
+	switch {
+	case contents:
+		v = resource()
+	case c.Kind == tool.Resource:
+		v = map[string]any{"type": "resource", "resource": resource()}
+	case c.Kind == tool.Image || c.Kind == tool.Audio:
+		v = map[string]any{"type": string(c.Kind), "data": base64.StdEncoding.EncodeToString(c.Data), "mimeType": c.MIMEType}
+	case c.Kind == tool.Link:
+		v = map[string]any{"type": string(c.Kind), "uri": c.URI, "name": c.Name}
+		if c.Description != "" {
+			v["description"] = c.Description
+		}
+		if c.MIMEType != "" {
+			v["mimeType"] = c.MIMEType
+		}
+	default:
+		v = map[string]any{"type": "text", "text": c.Text}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage(`null`)
+	}
+	return b
 }
 
-// PromptResultRecord is a filled-in prompt in machine-readable output.
+// PromptResultRecord is a filled-in prompt in machine-readable output:
+// MCP's GetPromptResult, with the prompt's name across servers.
 func PromptResultRecord(name string, res *tool.PromptResult) map[string]any {
 	msgs := make([]PromptMessageRecord, 0, len(res.Messages))
 	for _, m := range res.Messages {
-		msgs = append(msgs, PromptMessageRecord{Role: m.Role, Content: contentRecord(m.Content)})
+		msgs = append(msgs, PromptMessageRecord{Role: m.Role, Content: mcpContent(m.Content, false)})
 	}
 	out := map[string]any{"name": name, "messages": msgs}
 	if res.Description != "" {
@@ -205,33 +233,22 @@ func ResourceList(w io.Writer, rs []host.ResourceInfo, ts []host.TemplateInfo) {
 	tw.Flush()
 }
 
-// ResourceContentsRecord is a resource read, in machine-readable output.
+// ResourceContentsRecord is a resource read in machine-readable output:
+// MCP's ReadResourceResult, each of its contents as the server sent it,
+// with the server it was read from.
 func ResourceContentsRecord(server string, contents []tool.Content) map[string]any {
-	recs := make([]ContentRecord, 0, len(contents))
+	recs := make([]json.RawMessage, 0, len(contents))
 	for _, c := range contents {
-		r := contentRecord(c)
-		r.Type = "resource"
-		recs = append(recs, r)
+		recs = append(recs, mcpContent(c, true))
 	}
 	return map[string]any{"server": server, "contents": recs}
 }
 
-// ResourceContents prints a resource read for a person: text as it is,
-// anything else as one line ("[resource demo://… image/png, 3.9 KB]").
+// ResourceContents prints a resource read: text exactly as it is, anything
+// else as one line ("[resource demo://… image/png, 3.9 KB]"); see
+// WriteContents.
 func ResourceContents(w io.Writer, contents []tool.Content, tty bool) error {
-	for _, c := range contents {
-		s := c.Describe()
-		if tty {
-			s = Sanitize(s)
-		}
-		if !strings.HasSuffix(s, "\n") {
-			s += "\n"
-		}
-		if _, err := io.WriteString(w, s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return WriteContents(w, contents, tty)
 }
 
 // PromptsReport prints "mcphost prompts list": a listing, or JSON records.

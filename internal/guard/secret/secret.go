@@ -308,7 +308,7 @@ func (m *Masker) maskAssignments(s string) string {
 		// when it is a plain word that more words follow.
 		spaced := open == "" && strings.TrimRightFunc(sep, unicode.IsSpace) != sep
 		masked := strings.Contains(value, Mask) // by the rules before
-		if !masked && isLiteral(value) && !(spaced && isProse(value, s[at[5]:])) {
+		if !masked && isLiteral(value) && !(spaced && isProse(value, s[at[5]:])) && !isPlaceholderDefault(s, at) {
 			b.WriteString(Mask)
 		} else {
 			b.WriteString(value)
@@ -318,6 +318,21 @@ func (m *Masker) maskAssignments(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// PlaceholderDefault is the default that mcphost's hints write in an
+// expansion, "${NAME:-default}": a word standing for the value the user
+// would choose, not a value, so it is not masked even after a
+// secret-looking name. Any other default ("${API_KEY:-sk-123}") is a
+// value written out, and masked.
+const PlaceholderDefault = "default"
+
+// isPlaceholderDefault reports whether the assignment match at of s is
+// the default of an expansion, "${NAME:-default}", the default being
+// PlaceholderDefault.
+func isPlaceholderDefault(s string, at []int) bool {
+	return at[2] >= 2 && s[at[2]-2:at[2]] == "${" && strings.HasSuffix(s[at[2]:at[3]], ":") &&
+		s[at[4]:at[5]] == "-"+PlaceholderDefault && strings.HasPrefix(s[at[5]:], "}")
 }
 
 // splitQuotes splits a matched value into its opening quote (escaped or

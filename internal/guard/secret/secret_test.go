@@ -214,3 +214,21 @@ func TestValueMasksLiteralsUnderSecretKeys(t *testing.T) {
 		t.Errorf("Map =\n%v\nwant\n%v", got, want)
 	}
 }
+
+// TestExpansionDefaultsAreMaskedButThePlaceholder: the hint mcphost writes
+// for an unset variable, "${MY_API_KEY:-default}", reads as the config
+// form to type; a default written out is a value, masked as any other.
+func TestExpansionDefaultsAreMaskedButThePlaceholder(t *testing.T) {
+	m := New()
+	for in, want := range map[string]string{
+		"export MY_API_KEY or write ${MY_API_KEY:-default}": "export MY_API_KEY or write ${MY_API_KEY:-default}",
+		"started with ${MY_API_KEY:-sk-live-4f9a8b7c6d}":    "started with ${MY_API_KEY:***}",
+		"${DB_PASSWORD:-defaults}":                          "${DB_PASSWORD:***}",
+		"MY_API_KEY:-default":                               "MY_API_KEY:***",
+		"api_key=default":                                   "api_key=***",
+	} {
+		if got := m.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
