@@ -129,6 +129,9 @@ func (c *Chat) Run(ctx context.Context) error {
 	// those before.
 	c.headerShown.Store(true)
 	io.WriteString(c.opts.Out, c.header())
+	if !c.opts.Conversation.HasModel() {
+		c.offerModels(ctx, c.opts.Out)
+	}
 	for ctx.Err() == nil {
 		c.flushNotices()
 		line, err := c.readLine(ctx)
@@ -202,6 +205,13 @@ func (c *Chat) Turn(ctx context.Context, prompt string) {
 // turnWith runs one turn made by run (a prompt, or an MCP prompt's
 // messages) and renders what happens.
 func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on func(host.Event)) (host.Result, error)) {
+	if !c.opts.Conversation.HasModel() {
+		// Said here rather than as the turn's error: the error names -m,
+		// and the chat has a better way.
+		c.noModel(c.opts.Err, "nothing was sent")
+		fmt.Fprintln(c.opts.Out)
+		return
+	}
 	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	// Esc cancels through cancel, not stop: stop would give SIGINT back

@@ -237,22 +237,27 @@ func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
 		fmt.Fprintln(w, err)
 		return false
 	}
+	first := !conv.HasModel()
 	info, err := conv.SetModel(ctx, args[0])
 	if errors.Is(err, host.ErrModelNotFound) {
 		fmt.Fprintln(w, ui.Sanitize(err.Error()))
 		c.suggestModels(ctx, w, args[0])
 		if !c.offerPull(ctx, w, args[0]) {
-			fmt.Fprintf(w, "still using %s\n", conv.Model().Name)
+			fmt.Fprintf(w, "%s.\n", upperFirst(c.stillUsing()))
 			return false
 		}
 		info, err = conv.SetModel(ctx, args[0])
 	}
 	if err != nil {
-		fmt.Fprintf(w, "%s; still using %s\n", ui.Sanitize(err.Error()), conv.Model().Name)
+		fmt.Fprintf(w, "%s; %s.\n", ui.Sanitize(err.Error()), c.stillUsing())
 		return false
 	}
 	name := info.Name
-	fmt.Fprintf(w, "model: %s (the conversation goes on)\n", name)
+	if first {
+		fmt.Fprintf(w, "model: %s (the chat goes on with it)\n", name)
+	} else {
+		fmt.Fprintf(w, "model: %s (the conversation goes on)\n", name)
+	}
 	if !info.Has(provider.CapabilityTools) {
 		fmt.Fprintf(w, "warning: %s does not support tools: it answers without them\n", name)
 	}
@@ -461,4 +466,12 @@ func samePath(a, b string) bool {
 	ia, errA := os.Stat(a)
 	ib, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(ia, ib)
+}
+
+// upperFirst starts s with a capital letter, for a sentence.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -43,7 +43,11 @@ func (c *Chat) ServerStarted(n host.StartNews) {
 // to know; on a narrow terminal the keys go on a line of their own, and
 // each line is cut to fit rather than wrapped.
 func (c *Chat) header() string {
-	head := fmt.Sprintf("mcphost chat with %s · %s", termtext.Line(c.opts.Conversation.Model().Name), c.serversLine())
+	model := "no model yet"
+	if c.opts.Conversation.HasModel() {
+		model = termtext.Line(c.opts.Conversation.Model().Name)
+	}
+	head := fmt.Sprintf("mcphost chat with %s · %s", model, c.serversLine())
 	const hint = "/help for commands, Ctrl-D to quit"
 	width := c.opts.Width()
 	if one := head + " · " + hint; ansi.StringWidth(one) <= width {
