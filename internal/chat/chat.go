@@ -55,8 +55,10 @@ type Options struct {
 	// Mask hides the config's secrets in server errors the chat shows;
 	// nil shows them as they are.
 	Mask func(string) string
-	// Session, when not nil, is the --session file, held for the whole
-	// chat: the conversation is saved into it after every turn.
+	// Session, when not nil, is the --session file, held while the chat
+	// uses it: the conversation is saved into it after every turn. /clear
+	// and /load move the chat to another file (releasing this one); Run
+	// releases the last one when it returns.
 	Session *session.Lock
 }
 
@@ -125,6 +127,8 @@ func New(opts Options) *Chat {
 
 // Run reads prompts until Ctrl-D, /quit or Ctrl-C twice, or until ctx ends.
 func (c *Chat) Run(ctx context.Context) error {
+	// /clear and /load may have moved the chat to another session file.
+	defer c.releaseSession()
 	// Servers that answer from here on are news; the header tells of
 	// those before.
 	c.headerShown.Store(true)
