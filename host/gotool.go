@@ -101,17 +101,17 @@ func NewTool[In, Out any](name, description string, fn func(ctx context.Context,
 		return t
 	}
 	if fn == nil {
-		t.err = fmt.Errorf("Go tool %q has no function: give the Go function the model calls", name)
+		t.err = fmt.Errorf("the Go tool %q has no function: give the Go function the model calls", name)
 		return t
 	}
 	in, err := inputSchema[In]()
 	if err != nil {
-		t.err = fmt.Errorf("Go tool %q: %w", name, err)
+		t.err = fmt.Errorf("the Go tool %q: %w", name, err)
 		return t
 	}
 	out, err := outputOf[Out]()
 	if err != nil {
-		t.err = fmt.Errorf("Go tool %q: %w", name, err)
+		t.err = fmt.Errorf("the Go tool %q: %w", name, err)
 		return t
 	}
 	t.def.InputSchema, _ = json.Marshal(in.Schema())
@@ -150,7 +150,7 @@ func checkToolName(name string) error {
 		return fmt.Errorf("a Go tool needs a name, e.g. %q", "get_weather")
 	}
 	if len(name) > maxToolName {
-		return fmt.Errorf("Go tool name %q is %d characters long; engines accept at most %d", name, len(name), maxToolName)
+		return fmt.Errorf("the Go tool name %q is %d characters long; engines accept at most %d", name, len(name), maxToolName)
 	}
 	var bad []string
 	for _, r := range name {
@@ -160,7 +160,7 @@ func checkToolName(name string) error {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("Go tool name %q holds %s: engines accept only letters, digits, '_' and '-' in a tool name", name, strings.Join(bad, ", "))
+		return fmt.Errorf("the Go tool name %q holds %s: engines accept only letters, digits, '_' and '-' in a tool name", name, strings.Join(bad, ", "))
 	}
 	return nil
 }
