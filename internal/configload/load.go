@@ -225,8 +225,12 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 	if s.ModelGeneration, err = o.modelGeneration(files); err != nil {
 		return nil, err
 	}
-	if s.Hooks, err = o.hooks(files); err != nil {
-		return nil, err
+	if !s.NoHooks {
+		// With no-hooks (a flag, a variable or a setting) the hooks are
+		// not used, so a mistake in them does not stop the run.
+		if s.Hooks, err = o.hooks(files); err != nil {
+			return nil, err
+		}
 	}
 	if s.Approval, err = o.approval(files); err != nil {
 		return nil, err
@@ -470,6 +474,9 @@ func (o *LoadOptions) readFiles() ([]*configFile, []config.ProjectFile, []string
 			continue
 		}
 		var cf *configFile
+		if isHooksFile(path) && o.noHooksAsked() {
+			continue // not used: see noHooksAsked
+		}
 		if isHooksFile(path) {
 			cf, err = r.decodeHooksFile(path, data)
 		} else {
