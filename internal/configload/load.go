@@ -177,9 +177,14 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 	if g.err != nil {
 		return nil, g.err
 	}
-	if s.OllamaHost == "" {
+	if s.OllamaHost != "" {
+		s.OllamaHostSource = origins[keyOllamaHost].name(keyOllamaHost, &o)
+	} else {
 		// Ollama's own variable, below every mcphost setting.
 		s.OllamaHost, _ = o.Env("OLLAMA_HOST")
+		if s.OllamaHost != "" {
+			s.OllamaHostSource = "OLLAMA_HOST"
+		}
 	}
 	if s.ProviderAPIKey != "" {
 		s.ProviderKeySource = origins[keyProviderAPIKey].name(keyProviderAPIKey, &o)

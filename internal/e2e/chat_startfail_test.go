@@ -23,8 +23,8 @@ func TestChatNamesTheServersThatFailedToStart(t *testing.T) {
 		"broken": {"command": "sh", "args": ["-c", "printf 'cannot open the database\\nsecond line of the trace\\n' >&2; exit 3"]}
 	}}`)
 	term := startTerminal(t, dir, chatEnv(t, ollama.URL), "-m", "tiny")
-	screen := term.waitFor(`✗ server "broken" exited during start (exit status 3); it wrote: cannot open the database · /servers shows more`)
-	screen = term.waitFor(`✗ server "missing" failed to start: command "/nonexistent/mcp-server" not found · /servers shows more`)
+	term.waitFor(`✗ server "broken" exited during start (exit status 3); it wrote: cannot open the database · /servers shows more`)
+	screen := term.waitFor(`✗ server "missing" failed to start: command "/nonexistent/mcp-server" not found · /servers shows more`)
 	if strings.Contains(screen, "second line of the trace") {
 		t.Errorf("more than the reason's first line is shown:\n%s", screen)
 	}
