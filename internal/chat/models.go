@@ -137,6 +137,12 @@ func (c *Chat) stillUsing() string {
 func (c *Chat) offerModels(ctx context.Context, w io.Writer) {
 	fmt.Fprintln(w, "No model is chosen yet: choose one of these with /model NAME, or start with -m NAME (or model: NAME in a config file).")
 	c.modelChoices(ctx, w, completeWait)
+	// A --session file names the model its conversation was had with.
+	if held := c.opts.Session; held != nil {
+		if f, err := held.Load(); err == nil && f.Model != "" {
+			fmt.Fprintf(w, "%s was saved with %s: /model %s goes on with it.\n", held.Path(), termtext.Line(f.Model), termtext.Line(f.Model))
+		}
+	}
 }
 
 // modelNames are the names Tab completes after /model, fetched on the

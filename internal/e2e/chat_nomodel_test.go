@@ -63,3 +63,15 @@ func TestChatWithoutAModelOffersTheModels(t *testing.T) {
 		t.Errorf("exit %d, want 0; the terminal shows:\n%s", code, term.screen())
 	}
 }
+
+// A --session file's model is offered to a chat opened without one.
+func TestChatWithoutAModelOffersTheSessionsModel(t *testing.T) {
+	ollama := ollamatest.NewServer(ollamatest.Model{Name: "lister"})
+	defer ollama.Close()
+	dir := t.TempDir()
+	writeConfig(t, dir, "s.json", `{"version": 1, "model": "lister", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}`)
+	term := startTerminal(t, dir, chatEnv(t, ollama.URL), "--session", "s.json")
+	term.waitFor("s.json was saved with lister: /model lister goes on with it.")
+	term.typeLine("/model lister")
+	term.waitFor("model: lister (the chat goes on with it)")
+}
