@@ -173,6 +173,18 @@ func (c *Chat) sessionDir() string {
 	return "."
 }
 
+// sessionNames are the saved conversations /sessions lists, as /load
+// takes them, for Tab.
+func (c *Chat) sessionNames() []string {
+	dir := c.sessionDir()
+	list, _ := session.List(dir)
+	names := make([]string, len(list))
+	for i, s := range list {
+		names[i] = filepath.Join(dir, filepath.Base(s.Path))
+	}
+	return names
+}
+
 func (c *Chat) cmdSessions(_ context.Context, w io.Writer, _ []string) bool {
 	dir := c.sessionDir()
 	list, err := session.List(dir)

@@ -60,6 +60,8 @@ func (c *Chat) argCompletions(fields []string) []string {
 		return []string{"on", "off", "default"}
 	case "/model":
 		return c.modelNames()
+	case "/load":
+		return c.sessionNames()
 	}
 	return nil
 }

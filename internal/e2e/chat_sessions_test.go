@@ -102,7 +102,11 @@ func TestChatClearAndLoadKeepEverySessionFile(t *testing.T) {
 			t.Errorf("/sessions does not show %q:\n%s", want, screen)
 		}
 	}
-	term.keys("C-d")
+	// Tab completes /load with the saved conversations' names.
+	term.tmux("send-keys", "-l", "/load chat-")
+	term.keys("Tab")
+	term.waitFor("> /load chat-2.json")
+	term.keys("C-u", "C-d")
 	if code := term.waitExit(); code != 0 {
 		t.Errorf("exit %d, want 0", code)
 	}
