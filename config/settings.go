@@ -30,6 +30,10 @@ type Settings struct {
 	// OllamaHostProject is, likewise, the project config file (trusted)
 	// that set OllamaHost, empty when the user did.
 	OllamaHostProject string
+	// OllamaHostSource says where OllamaHost was given ("--ollama-host",
+	// "OLLAMA_HOST", `"ollama-host" in ~/.mcphost.yml`), for errors about
+	// the address; empty for Ollama's default address.
+	OllamaHostSource string
 	// Providers are the engines config files name ("providers:"), sorted
 	// by name.
 	Providers []Engine

@@ -51,12 +51,24 @@ func newSwitchable(p provider.Provider) *switchable {
 	return s
 }
 
+// get is the backend; nil while the conversation has no model (a Host
+// made without one, until SetModel).
 func (s *switchable) get() provider.Provider  { return *s.p.Load() }
 func (s *switchable) set(p provider.Provider) { s.p.Store(&p) }
 
-func (s *switchable) Name() string { return s.get().Name() }
+// Name is the engine's name; "" without a model.
+func (s *switchable) Name() string {
+	if b := s.get(); b != nil {
+		return b.Name()
+	}
+	return ""
+}
 func (s *switchable) Show(ctx context.Context, model string) (provider.ModelInfo, error) {
-	return s.get().Show(ctx, model)
+	b := s.get()
+	if b == nil {
+		return provider.ModelInfo{}, ErrNoModel
+	}
+	return b.Show(ctx, model)
 }
 func (s *switchable) Chat(ctx context.Context, req provider.Request, onDelta func(provider.Delta)) (provider.Response, error) {
 	// A turn stopped (by its caller, or by Close) calls the model no more,
@@ -64,8 +76,18 @@ func (s *switchable) Chat(ctx context.Context, req provider.Request, onDelta fun
 	if err := ctx.Err(); err != nil {
 		return provider.Response{}, err
 	}
-	return s.get().Chat(ctx, req, onDelta)
+	b := s.get()
+	if b == nil {
+		return provider.Response{}, ErrNoModel
+	}
+	return b.Chat(ctx, req, onDelta)
 }
+
+// HasModel reports whether the conversation has a model to send turns
+// to: false on a [Host] made without one until [Conversation.SetModel]
+// chooses one. Turns of a conversation without a model return
+// [ErrNoModel] and change nothing.
+func (c *Conversation) HasModel() bool { return c.engine.get() != nil }
 
 // NewConversation starts a conversation with an empty history (but for the
 // system prompt). It shares the Host's servers, policy and audit log.
@@ -138,7 +160,7 @@ func (c *Conversation) PromptFunc(ctx context.Context, prompt string, on func(Ev
 // UserPromptSubmit hooks see the text of the user messages; context they
 // add goes into the last one.
 func (c *Conversation) PromptMessages(ctx context.Context, msgs []provider.Message, on func(Event)) (Result, error) {
-	if c.h.backend == nil {
+	if !c.HasModel() {
 		return Result{}, ErrNoModel
 	}
 	caller := ctx
@@ -313,12 +335,10 @@ func (c *Conversation) Model() provider.ModelInfo { return *c.model.Load() }
 // SetModel switches the conversation to another model, after checking
 // with its engine that it has it; the history stays. name is a model
 // reference as -m takes it, so "llamacpp:qwen3" or "gpu-box:MODEL" (an
-// engine a config file names) switches engines too. It waits for a
+// engine a config file names) switches engines too. On a Host made
+// without a model it gives the conversation its first one. It waits for a
 // running turn to end.
 func (c *Conversation) SetModel(ctx context.Context, name string) (provider.ModelInfo, error) {
-	if c.h.backend == nil {
-		return provider.ModelInfo{}, ErrNoModel
-	}
 	var backend provider.Provider
 	info, err := guard(c.h, ctx, func(ctx context.Context) (provider.ModelInfo, error) {
 		var (

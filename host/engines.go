@@ -98,6 +98,7 @@ func (e *engines) build(name string) (provider.Provider, error) {
 			if err != nil {
 				return nil, configError(fmt.Errorf("provider %q in %s: %w", p.Name, p.Source, err))
 			}
+			b.SetSource(fmt.Sprintf("providers.%s.url in %s", p.Name, p.Source))
 			return named{b, p.Name}, nil
 		}
 		b, err := openai.New(openai.Options{
@@ -122,6 +123,7 @@ func (e *engines) build(name string) (provider.Provider, error) {
 		if err != nil {
 			return nil, configError(err)
 		}
+		b.SetSource(s.OllamaHostSource)
 		return b, nil
 	}
 	url := row.URL

@@ -101,17 +101,17 @@ func NewTool[In, Out any](name, description string, fn func(ctx context.Context,
 		return t
 	}
 	if fn == nil {
-		t.err = fmt.Errorf("host.NewTool: tool %q has no function: give the Go function the model calls", name)
+		t.err = fmt.Errorf("the Go tool %q has no function: give the Go function the model calls", name)
 		return t
 	}
 	in, err := inputSchema[In]()
 	if err != nil {
-		t.err = fmt.Errorf("host.NewTool: tool %q: %w", name, err)
+		t.err = fmt.Errorf("the Go tool %q: %w", name, err)
 		return t
 	}
 	out, err := outputOf[Out]()
 	if err != nil {
-		t.err = fmt.Errorf("host.NewTool: tool %q: %w", name, err)
+		t.err = fmt.Errorf("the Go tool %q: %w", name, err)
 		return t
 	}
 	t.def.InputSchema, _ = json.Marshal(in.Schema())
@@ -147,10 +147,10 @@ func NewTool[In, Out any](name, description string, fn func(ctx context.Context,
 // checkToolName applies the rules of the names the model sees.
 func checkToolName(name string) error {
 	if name == "" {
-		return fmt.Errorf("host.NewTool: a tool needs a name, e.g. %q", "get_weather")
+		return fmt.Errorf("a Go tool needs a name, e.g. %q", "get_weather")
 	}
 	if len(name) > maxToolName {
-		return fmt.Errorf("host.NewTool: tool name %q is %d characters long; engines accept at most %d", name, len(name), maxToolName)
+		return fmt.Errorf("the Go tool name %q is %d characters long; engines accept at most %d", name, len(name), maxToolName)
 	}
 	var bad []string
 	for _, r := range name {
@@ -160,7 +160,7 @@ func checkToolName(name string) error {
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("host.NewTool: tool name %q holds %s: engines accept only letters, digits, '_' and '-' in a tool name", name, strings.Join(bad, ", "))
+		return fmt.Errorf("the Go tool name %q holds %s: engines accept only letters, digits, '_' and '-' in a tool name", name, strings.Join(bad, ", "))
 	}
 	return nil
 }
@@ -330,10 +330,10 @@ func newGoTools(tools []Tool, warn func(string), logger *slog.Logger) (*goTools,
 		case t.err != nil:
 			return nil, configError(t.err)
 		case t.run == nil:
-			return nil, configError(fmt.Errorf("host.Options.Tools[%d] is not a tool: make each with host.NewTool", i))
+			return nil, configError(fmt.Errorf("the program's Go tool number %d is not a tool: make each with the host package's NewTool", i+1))
 		}
 		if other, taken := g.folded[foldName(t.def.Name)]; taken {
-			return nil, configError(fmt.Errorf("host.Options.Tools: the model cannot tell tool %q from %q (names are matched regardless of case and of '-' versus '_'): rename one", t.def.Name, other))
+			return nil, configError(fmt.Errorf("the program's Go tools: the model cannot tell tool %q from %q (names are matched regardless of case and of '-' versus '_'): rename one", t.def.Name, other))
 		}
 		g.folded[foldName(t.def.Name)] = t.def.Name
 		g.byName[t.def.Name] = t
@@ -365,7 +365,7 @@ func (g *goTools) checkServers(m *servers.Manager) error {
 	for _, t := range m.Tools() {
 		if goName, ok := g.clash(t.Name); ok {
 			server, own, _ := m.Lookup(t.Name)
-			return configError(fmt.Errorf("host.Options.Tools: Go tool %q has the name the model sees for tool %q of server %q: rename the Go tool", goName, own, server))
+			return configError(fmt.Errorf("the program's Go tool %q has the name the model sees for tool %q of server %q: rename the Go tool", goName, own, server))
 		}
 	}
 	return nil
@@ -392,7 +392,7 @@ func (g *goTools) hide(tools []provider.Tool, m *servers.Manager) []provider.Too
 		g.mu.Unlock()
 		if first {
 			server, own, _ := m.Lookup(t.Name)
-			g.warn(fmt.Sprintf("tool %q of server %q is not offered to the model: Go tool %q of host.Options.Tools has its name; rename the Go tool", own, server, goName))
+			g.warn(fmt.Sprintf("tool %q of server %q is not offered to the model: the program's Go tool %q has its name; rename the Go tool", own, server, goName))
 		}
 	}
 	return kept

@@ -409,7 +409,7 @@ func TestBadGoToolsAreConfigurationErrors(t *testing.T) {
 		{"empty name", []host.Tool{ok("")}, nil, []string{"needs a name"}},
 		{"space", []host.Tool{ok("get weather")}, nil, []string{`"get weather"`, `' '`}},
 		{"too long", []host.Tool{ok(strings.Repeat("x", 65))}, nil, []string{"at most 64"}},
-		{"zero tool", []host.Tool{{}}, nil, []string{"host.NewTool"}},
+		{"zero tool", []host.Tool{{}}, nil, []string{"NewTool", "number 1"}},
 		{"input not an object", []host.Tool{host.NewTool("t", "", func(context.Context, noObject) (string, error) { return "", nil })}, nil, []string{`"t"`, "struct or a map"}},
 		{"twice", []host.Tool{ok("get_weather"), ok("Get-Weather")}, nil, []string{`"Get-Weather"`, `"get_weather"`}},
 		{"resource tool", []host.Tool{ok(host.ReadResourceTool)}, nil, []string{host.ReadResourceTool}},

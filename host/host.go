@@ -568,9 +568,6 @@ func (h *Host) Model() provider.ModelInfo { return h.model }
 // is a model reference as -m takes it: "engine:model" names another
 // engine than the Host's.
 func (h *Host) ShowModel(ctx context.Context, name string) (provider.ModelInfo, error) {
-	if h.backend == nil {
-		return provider.ModelInfo{}, ErrNoModel
-	}
 	return guard(h, ctx, func(ctx context.Context) (provider.ModelInfo, error) {
 		_, info, err := h.engines.resolve(ctx, name)
 		return info, err

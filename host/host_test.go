@@ -288,6 +288,42 @@ func TestNoModelMeansToolsOnly(t *testing.T) {
 	}
 }
 
+// A Host made without a model can still be given one: a conversation's
+// SetModel chooses its first model, and its turns go to it; until then
+// nothing of the conversation is touched by a turn, a retry or a compact.
+func TestAConversationWithoutAModelCanChooseOne(t *testing.T) {
+	srv := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
+	defer srv.Close()
+	h, err := host.New(context.Background(), host.Options{Config: noFiles("", srv.URL)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	conv := h.Conversation()
+	if conv.HasModel() || conv.Engine() != "" || conv.Model().Name != "" {
+		t.Errorf("before a model: HasModel %v, engine %q, model %q", conv.HasModel(), conv.Engine(), conv.Model().Name)
+	}
+	conv.SetHistory([]provider.Message{{Role: provider.RoleUser, Content: "old"}, {Role: provider.RoleAssistant, Content: "answer"}})
+	if _, err := conv.Retry(context.Background(), nil); !errors.Is(err, host.ErrNoModel) || len(conv.History()) != 2 {
+		t.Errorf("Retry without a model: %v; history %d messages, want the 2 kept", err, len(conv.History()))
+	}
+	if _, err := conv.Compact(context.Background(), 1); !errors.Is(err, host.ErrNoModel) {
+		t.Errorf("Compact without a model: %v", err)
+	}
+	info, err := conv.SetModel(context.Background(), "tiny")
+	if err != nil || info.Name != "tiny" || !conv.HasModel() || conv.Engine() != "ollama" {
+		t.Fatalf("SetModel: %+v, %v (engine %q)", info, err, conv.Engine())
+	}
+	srv.Enqueue(ollamatest.Reply{Content: "hello"})
+	res, err := conv.Prompt(context.Background(), "hi")
+	if err != nil || res.Answer != "hello" {
+		t.Errorf("Prompt after SetModel: %q, %v", res.Answer, err)
+	}
+	if got := srv.Requests(); len(got) != 1 || got[0].Model != "tiny" {
+		t.Errorf("requests: %+v", got)
+	}
+}
+
 func TestCancellingTheContextCancelsTheToolCall(t *testing.T) {
 	h, model, _ := newHost(t, host.Options{},
 		withServers(config.ServerSpec{Name: "sh", Transport: config.TransportBuiltin, Builtin: "bash"}), allowing("sh__*"))

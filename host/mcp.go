@@ -533,7 +533,7 @@ func (c *Conversation) RunPrompt(ctx context.Context, name string, args map[stri
 // is the user's own: only what typed names is attached (see
 // [Conversation.UserMessageFiles]).
 func (c *Conversation) RunPromptFiles(ctx context.Context, name string, args map[string]string, more, typed string, on func(Event)) (Result, error) {
-	if c.h.backend == nil {
+	if !c.HasModel() {
 		return Result{}, ErrNoModel
 	}
 	res, err := c.h.GetPrompt(ctx, name, args)

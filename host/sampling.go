@@ -46,7 +46,12 @@ func (h *Host) sample(ctx context.Context, req ask.SamplingRequest) (res samplin
 		h.audit.Observe(rec)
 	}()
 	rec.Outcome = approval.Refused
-	if h.backend == nil {
+	// The model a conversation last chose, else the Host's own.
+	backend, model := h.backend, h.model
+	if cur := h.current.Load(); cur != nil {
+		backend, model = cur.backend, cur.info
+	}
+	if backend == nil {
 		h.warn(fmt.Sprintf("server %q asked the model for a completion, and this run has no model", req.Server))
 		return res, fmt.Errorf("%w: mcphost runs without a model here", sampling.ErrDenied)
 	}
@@ -72,10 +77,6 @@ func (h *Host) sample(ctx context.Context, req ask.SamplingRequest) (res samplin
 	rec.Outcome = approval.Allowed
 	if !policy {
 		rec.Outcome = approval.AskedYes
-	}
-	backend, model := h.backend, h.model
-	if cur := h.current.Load(); cur != nil {
-		backend, model = cur.backend, cur.info
 	}
 	var msgs []provider.Message
 	if req.SystemPrompt != "" {

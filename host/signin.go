@@ -41,7 +41,7 @@ func signInOf(r oauth.Record) SignIn {
 // [ErrNoSignIn] (it is ready all the same).
 func (h *Host) Login(ctx context.Context, name string, signIn func(ctx context.Context, server, url string) error) (SignIn, error) {
 	if signIn == nil {
-		return SignIn{}, errors.New("host.Login needs a function that shows the sign-in's URL")
+		return SignIn{}, errors.New("signing in needs a function that shows the sign-in's URL to the person")
 	}
 	rec, err := guard(h, ctx, func(ctx context.Context) (oauth.Record, error) { return h.manager.Login(ctx, name, signIn) })
 	if err != nil {

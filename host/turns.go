@@ -80,6 +80,10 @@ func (c *Conversation) undo() (dropped, in []provider.Message) {
 // the turn's events given to on. It returns [ErrNothingToRetry] when there is
 // no turn.
 func (c *Conversation) Retry(ctx context.Context, on func(Event)) (Result, error) {
+	if !c.HasModel() {
+		// Before undo: the turn must not be dropped for nothing.
+		return Result{}, ErrNoModel
+	}
 	_, in := c.undo()
 	if len(in) == 0 {
 		return Result{}, ErrNothingToRetry
@@ -110,7 +114,7 @@ type Compacted struct {
 // request is not part of the conversation. On an error the history is
 // left as it was. It waits for a running turn to end.
 func (c *Conversation) Compact(ctx context.Context, keep int) (Compacted, error) {
-	if c.h.backend == nil {
+	if !c.HasModel() {
 		return Compacted{}, ErrNoModel
 	}
 	return guard(c.h, ctx, func(ctx context.Context) (Compacted, error) { return c.compact(ctx, keep) })

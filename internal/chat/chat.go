@@ -55,8 +55,10 @@ type Options struct {
 	// Mask hides the config's secrets in server errors the chat shows;
 	// nil shows them as they are.
 	Mask func(string) string
-	// Session, when not nil, is the --session file, held for the whole
-	// chat: the conversation is saved into it after every turn.
+	// Session, when not nil, is the --session file, held while the chat
+	// uses it: the conversation is saved into it after every turn. /clear
+	// and /load move the chat to another file (releasing this one); Run
+	// releases the last one when it returns.
 	Session *session.Lock
 }
 
@@ -125,10 +127,15 @@ func New(opts Options) *Chat {
 
 // Run reads prompts until Ctrl-D, /quit or Ctrl-C twice, or until ctx ends.
 func (c *Chat) Run(ctx context.Context) error {
+	// /clear and /load may have moved the chat to another session file.
+	defer c.releaseSession()
 	// Servers that answer from here on are news; the header tells of
 	// those before.
 	c.headerShown.Store(true)
 	io.WriteString(c.opts.Out, c.header())
+	if !c.opts.Conversation.HasModel() {
+		c.offerModels(ctx, c.opts.Out)
+	}
 	for ctx.Err() == nil {
 		c.flushNotices()
 		line, err := c.readLine(ctx)
@@ -214,6 +221,13 @@ func (c *Chat) Turn(ctx context.Context, prompt string) {
 // turnWith runs one turn made by run (a prompt, or an MCP prompt's
 // messages) and renders what happens.
 func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on func(host.Event)) (host.Result, error)) {
+	if !c.opts.Conversation.HasModel() {
+		// Said here rather than as the turn's error: the error names -m,
+		// and the chat has a better way.
+		c.noModel(c.opts.Err, "nothing was sent")
+		fmt.Fprintln(c.opts.Out)
+		return
+	}
 	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	// Esc cancels through cancel, not stop: stop would give SIGINT back

@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcphost/mcphost/host"
-	"github.com/mcphost/mcphost/internal/session"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/provider"
@@ -39,9 +38,10 @@ func commands() []command {
 		{"/think", "[on|off|default]", "ask the model to think or not (--think)", (*Chat).cmdThink},
 		{"/results", "", "the full results of the last turn's tool calls", (*Chat).cmdResults},
 		{"/history", "", "the conversation so far", (*Chat).cmdHistory},
-		{"/clear", "", "start a new conversation", (*Chat).cmdClear},
+		{"/clear", "", "start a new conversation (with --session, in a new file)", (*Chat).cmdClear},
 		{"/save", "FILE", "save the conversation (JSON: model and messages)", (*Chat).cmdSave},
-		{"/load", "FILE", "load a conversation saved with /save", (*Chat).cmdLoad},
+		{"/load", "FILE", "load a saved conversation (with --session, later turns go to FILE)", (*Chat).cmdLoad},
+		{"/sessions", "", "the saved conversations that can be resumed", (*Chat).cmdSessions},
 		{"/usage", "", "tokens of the session and of the last turn", (*Chat).cmdUsage},
 		{"/copy", "", "copy the last answer to the clipboard (OSC 52)", (*Chat).cmdCopy},
 		{"/retry", "", "run the last prompt again, dropping its answer", (*Chat).cmdRetry},
@@ -237,22 +237,27 @@ func (c *Chat) cmdModel(ctx context.Context, w io.Writer, args []string) bool {
 		fmt.Fprintln(w, err)
 		return false
 	}
+	first := !conv.HasModel()
 	info, err := conv.SetModel(ctx, args[0])
 	if errors.Is(err, host.ErrModelNotFound) {
 		fmt.Fprintln(w, ui.Sanitize(err.Error()))
 		c.suggestModels(ctx, w, args[0])
 		if !c.offerPull(ctx, w, args[0]) {
-			fmt.Fprintf(w, "still using %s\n", conv.Model().Name)
+			fmt.Fprintf(w, "%s.\n", upperFirst(c.stillUsing()))
 			return false
 		}
 		info, err = conv.SetModel(ctx, args[0])
 	}
 	if err != nil {
-		fmt.Fprintf(w, "%s; still using %s\n", ui.Sanitize(err.Error()), conv.Model().Name)
+		fmt.Fprintf(w, "%s; %s.\n", ui.Sanitize(err.Error()), c.stillUsing())
 		return false
 	}
 	name := info.Name
-	fmt.Fprintf(w, "model: %s (the conversation goes on)\n", name)
+	if first {
+		fmt.Fprintf(w, "model: %s (the chat goes on with it)\n", name)
+	} else {
+		fmt.Fprintf(w, "model: %s (the conversation goes on)\n", name)
+	}
 	if !info.Has(provider.CapabilityTools) {
 		fmt.Fprintf(w, "warning: %s does not support tools: it answers without them\n", name)
 	}
@@ -294,13 +299,6 @@ func (c *Chat) cmdHistory(_ context.Context, w io.Writer, _ []string) bool {
 	return false
 }
 
-func (c *Chat) cmdClear(_ context.Context, w io.Writer, _ []string) bool {
-	c.opts.Conversation.Reset()
-	c.lastCalls = nil
-	fmt.Fprintln(w, "New conversation.")
-	return false
-}
-
 func (c *Chat) cmdSave(_ context.Context, w io.Writer, args []string) bool {
 	if len(args) != 1 {
 		fmt.Fprintln(w, "usage: /save FILE")
@@ -308,7 +306,8 @@ func (c *Chat) cmdSave(_ context.Context, w io.Writer, args []string) bool {
 	}
 	conv := c.opts.Conversation
 	save := conv.Save
-	if held := c.opts.Session; held != nil && samePath(held.Path(), args[0]) {
+	held := c.opts.Session
+	if held != nil && samePath(held.Path(), args[0]) {
 		// This chat holds that file: taking its lock again would wait for
 		// ourselves.
 		save = func(string) error { return held.Save(conv.Model().Name, conv.History()) }
@@ -318,37 +317,8 @@ func (c *Chat) cmdSave(_ context.Context, w io.Writer, args []string) bool {
 		return false
 	}
 	fmt.Fprintf(w, "Saved %d messages to %s.\n", len(conv.History()), args[0])
-	return false
-}
-
-func (c *Chat) cmdLoad(ctx context.Context, w io.Writer, args []string) bool {
-	if len(args) != 1 {
-		fmt.Fprintln(w, "usage: /load FILE")
-		return false
-	}
-	conv := c.opts.Conversation
-	var f host.SavedConversation
-	var err error
-	if held := c.opts.Session; held != nil && samePath(held.Path(), args[0]) {
-		var file session.File
-		if file, err = held.Load(); err == nil {
-			conv.SetHistory(file.Messages)
-			f = host.SavedConversation{Model: file.Model, Messages: file.Messages}
-		}
-	} else {
-		f, err = conv.Load(args[0])
-	}
-	if errors.Is(err, session.ErrNotExist) {
-		fmt.Fprintf(w, "%s does not exist\n", args[0])
-		return false
-	}
-	if err != nil {
-		fmt.Fprintln(w, ui.Sanitize(err.Error()))
-		return false
-	}
-	fmt.Fprintf(w, "Loaded %d messages from %s.\n", len(f.Messages), args[0])
-	if f.Model != "" && f.Model != conv.Model().Name {
-		fmt.Fprintf(w, "It was saved with %s; /model %s switches to it.\n", f.Model, f.Model)
+	if held != nil && !samePath(held.Path(), args[0]) {
+		fmt.Fprintf(w, "Later turns are still saved to %s.\n", held.Path())
 	}
 	return false
 }
@@ -461,4 +431,12 @@ func samePath(a, b string) bool {
 	ia, errA := os.Stat(a)
 	ib, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(ia, ib)
+}
+
+// upperFirst starts s with a capital letter, for a sentence.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

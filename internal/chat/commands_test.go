@@ -234,7 +234,7 @@ func TestComplete(t *testing.T) {
 		want  []string
 	}{
 		{"/mo", []string{"/model"}},
-		{"/s", []string{"/save", "/servers"}},
+		{"/s", []string{"/save", "/servers", "/sessions"}},
 		{"/mcp ", []string{"/mcp disable", "/mcp enable", "/mcp login", "/mcp logs", "/mcp restart"}},
 		{"/mcp re", []string{"/mcp restart"}},
 		{"/mcp restart e", []string{"/mcp restart everything"}},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/spell"
+	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/provider"
 )
@@ -71,17 +72,32 @@ func (c *Chat) isCurrent(m host.ModelEntry) bool {
 // parameters, and the models it can switch to.
 func (c *Chat) listModels(ctx context.Context, w io.Writer) bool {
 	conv := c.opts.Conversation
-	m := conv.Model()
-	fmt.Fprintf(w, "model: %s (capabilities: %s)\n", m.Name, strings.Join(m.Capabilities, ", "))
-	fmt.Fprintf(w, "generation: %s\n", ui.GenerationLine(conv.Generation()))
-	models, statuses, err := c.fetchModels(ctx, listWait)
-	if err != nil {
-		fmt.Fprintf(w, "cannot list the models: %s\n", ui.Sanitize(c.opts.Mask(err.Error())))
-		return false
+	if !conv.HasModel() {
+		fmt.Fprintln(w, "No model is chosen yet.")
+	} else {
+		m := conv.Model()
+		fmt.Fprintf(w, "model: %s (capabilities: %s)\n", m.Name, strings.Join(m.Capabilities, ", "))
+		fmt.Fprintf(w, "generation: %s\n", ui.GenerationLine(conv.Generation()))
 	}
 	fmt.Fprintln(w)
+	c.modelChoices(ctx, w, listWait)
+	return false
+}
+
+// modelChoices lists the engines' models to choose from, and says how to
+// choose; wait bounds the listing.
+func (c *Chat) modelChoices(ctx context.Context, w io.Writer, wait time.Duration) {
+	models, statuses, err := c.fetchModels(ctx, wait)
+	if err != nil {
+		fmt.Fprintf(w, "The engines' models cannot be listed: %s\n", ui.Sanitize(c.opts.Mask(err.Error())))
+		return
+	}
 	if len(models) == 0 {
-		fmt.Fprintln(w, "No engine listed any model.")
+		var asked []string
+		for _, s := range statuses {
+			asked = append(asked, s.Name)
+		}
+		fmt.Fprintf(w, "No engine listed any model (asked: %s). Start one (ollama serve) or get a model (ollama pull qwen3), then /model NAME.\n", strings.Join(asked, ", "))
 	} else {
 		ui.ModelChoices(w, models, modelRef, c.isCurrent)
 	}
@@ -91,8 +107,42 @@ func (c *Chat) listModels(ctx context.Context, w io.Writer) bool {
 			fmt.Fprintf(w, "%s: %s\n", s.Name, ui.Sanitize(c.opts.Mask(s.Err.Error())))
 		}
 	}
-	fmt.Fprintln(w, "/model NAME switches to one (Tab completes the names).")
-	return false
+	if len(models) > 0 {
+		verb := "switches to"
+		if !c.opts.Conversation.HasModel() {
+			verb = "chooses"
+		}
+		fmt.Fprintf(w, "/model NAME %s one (Tab completes the names).\n", verb)
+	}
+}
+
+// noModel says, where a model is needed, that none is chosen yet and how
+// to choose one.
+func (c *Chat) noModel(w io.Writer, what string) {
+	fmt.Fprintf(w, "No model is chosen yet, so %s: choose one with /model NAME (Tab completes the names; /model lists them).\n", what)
+}
+
+// stillUsing says what the chat goes on with after a switch that failed.
+func (c *Chat) stillUsing() string {
+	if !c.opts.Conversation.HasModel() {
+		return "the chat still has no model (/model lists the models)"
+	}
+	return "the chat is still using " + termtext.Line(c.opts.Conversation.Model().Name)
+}
+
+// offerModels follows the header of a chat opened without a model: the
+// engines' models to choose from, so that the first thing typed is not a
+// dead end. The listing is brief: engines that are not running refuse at
+// once, and one that hangs is left out after completeWait.
+func (c *Chat) offerModels(ctx context.Context, w io.Writer) {
+	fmt.Fprintln(w, "No model is chosen yet: choose one of these with /model NAME, or start with -m NAME (or model: NAME in a config file).")
+	c.modelChoices(ctx, w, completeWait)
+	// A --session file names the model its conversation was had with.
+	if held := c.opts.Session; held != nil {
+		if f, err := held.Load(); err == nil && f.Model != "" {
+			fmt.Fprintf(w, "%s was saved with %s: /model %s goes on with it.\n", held.Path(), termtext.Line(f.Model), termtext.Line(f.Model))
+		}
+	}
 }
 
 // modelNames are the names Tab completes after /model, fetched on the

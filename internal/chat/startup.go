@@ -3,6 +3,7 @@ package chat
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/charmbracelet/x/ansi"
@@ -28,7 +29,7 @@ func (c *Chat) ServerStarted(n host.StartNews) {
 		return
 	}
 	if n.Err != nil {
-		c.notice(fmt.Sprintf("%s server %s did not start: %s", st.Fail("✗"), name, termtext.Line(c.opts.Mask(n.Err.Error()))))
+		c.notice(failedLine(st, name, c.opts.Mask(n.Err.Error())))
 		return
 	}
 	tools := 0
@@ -44,13 +45,72 @@ func (c *Chat) ServerStarted(n host.StartNews) {
 // to know; on a narrow terminal the keys go on a line of their own, and
 // each line is cut to fit rather than wrapped.
 func (c *Chat) header() string {
-	head := fmt.Sprintf("mcphost chat with %s · %s", termtext.Line(c.opts.Conversation.Model().Name), c.serversLine())
+	model := "no model yet"
+	if c.opts.Conversation.HasModel() {
+		model = termtext.Line(c.opts.Conversation.Model().Name)
+	}
+	head := fmt.Sprintf("mcphost chat with %s · %s", model, c.serversLine())
 	const hint = "/help for commands, Ctrl-D to quit"
 	width := c.opts.Width()
+	failed := c.failedAtStart()
 	if one := head + " · " + hint; ansi.StringWidth(one) <= width {
-		return one + "\n"
+		return one + "\n" + failed
 	}
-	return ui.Fit(head, width) + "\n" + ui.Fit(hint, width) + "\n"
+	return ui.Fit(head, width) + "\n" + ui.Fit(hint, width) + "\n" + failed
+}
+
+// failedAtStart is a line for each server that failed to start before
+// the header: after it, ServerStarted tells of them, and a count of
+// servers ready would otherwise be all the user hears.
+func (c *Chat) failedAtStart() string {
+	var b strings.Builder
+	st := c.style()
+	for _, s := range c.statuses() {
+		if s.State != host.StateFailed && s.State != host.StateRestarting {
+			continue
+		}
+		err := s.StartErr
+		if err == nil {
+			err = s.Err
+		}
+		// A sign-in the header already asks for is not a failure.
+		if err == nil || errors.Is(err, host.ErrSignIn) {
+			continue
+		}
+		b.WriteString(ui.Fit(failedLine(st, termtext.Line(s.Name), c.opts.Mask(err.Error())), c.opts.Width()) + "\n")
+	}
+	return b.String()
+}
+
+// failedLine tells of a server that did not start: its name and the first
+// line of why (with the line after it when that one only introduces it,
+// as "it wrote:" before a server's own error), and where to read more.
+func failedLine(st ui.Style, name, reason string) string {
+	why := firstLine(reason)
+	if !strings.Contains(why, `"`+name+`"`) {
+		// The host's reasons name the server; others are said of it here.
+		why = fmt.Sprintf("server %s did not start: %s", name, why)
+	}
+	return fmt.Sprintf("%s %s · /servers shows more", st.Fail("✗"), why)
+}
+
+// firstLine is the first line of an error's text that says something: a
+// line ending in ":" is joined with the next one.
+func firstLine(s string) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	line := lines[0]
+	if strings.HasSuffix(line, ":") && len(lines) > 1 {
+		line += " " + lines[1]
+	}
+	return termtext.Line(line)
 }
 
 // style colours what the chat says on its terminal, unless NO_COLOR.

@@ -32,7 +32,7 @@ func (c *Chat) cmdThink(_ context.Context, w io.Writer, args []string) bool {
 	}
 	conv.SetThink(think)
 	fmt.Fprintf(w, "thinking: %s\n", thinkState(think))
-	if think != nil && *think && !conv.Model().Has(provider.CapabilityThinking) {
+	if think != nil && *think && conv.HasModel() && !conv.Model().Has(provider.CapabilityThinking) {
 		fmt.Fprintf(w, "note: %s does not say it can think\n", conv.Model().Name)
 	}
 	return false
@@ -60,6 +60,8 @@ func (c *Chat) argCompletions(fields []string) []string {
 		return []string{"on", "off", "default"}
 	case "/model":
 		return c.modelNames()
+	case "/load":
+		return c.sessionNames()
 	}
 	return nil
 }

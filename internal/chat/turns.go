@@ -76,6 +76,10 @@ func (c *Chat) cmdRetry(ctx context.Context, w io.Writer, _ []string) bool {
 		fmt.Fprintln(w, "There is no prompt to retry yet.")
 		return false
 	}
+	if !conv.HasModel() {
+		c.noModel(w, "there is no one to ask again")
+		return false
+	}
 	fmt.Fprintf(w, "Retrying: %s\n", ui.Preview(h[i].Content, 80))
 	c.turnWith(ctx, conv.Retry)
 	return false
@@ -90,6 +94,10 @@ func (c *Chat) cmdCompact(ctx context.Context, w io.Writer, args []string) bool 
 			return false
 		}
 		keep = n
+	}
+	if !c.opts.Conversation.HasModel() {
+		c.noModel(w, "there is no one to summarise the conversation")
+		return false
 	}
 	// Ctrl-C (SIGINT) cancels the wait on the model only.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)

@@ -172,6 +172,11 @@ func inspectOptions(cmd inspectCommand, settings *config.Settings, logger *slog.
 		for _, msg := range settings.Warnings {
 			ui.Warn(stderr, msg)
 		}
+		// Warn is silenced above, and a project file left out is what a
+		// check of the config most needs to say: as tools list and -p do.
+		if len(settings.Untrusted) > 0 {
+			ui.Warn(stderr, configload.UntrustedWarning(settings.Untrusted))
+		}
 	case "list":
 		if cmd.server != "" {
 			specs, err = configload.OnlyServer(specs, cmd.server)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,7 +67,10 @@ func (o *LoadOptions) hooks(files []*configFile) (config.Hooks, error) {
 		for _, event := range sortedKeys(events) {
 			name, known := hookEvent(event)
 			if !known {
-				return nil, o.fail(f.path, keyHooks, nil, "%q is not a hook event: use %s", event, strings.Join(config.HookEvents(), ", "))
+				if best, ok := closestKey(normKey(event), config.HookEvents()); ok {
+					return nil, o.fail(f.path, keyHooks, nil, "%q is not a hook event: did you mean %q? (the events are %s; --no-hooks runs without hooks)", event, best, strings.Join(config.HookEvents(), ", "))
+				}
+				return nil, o.fail(f.path, keyHooks, nil, "%q is not a hook event: use %s (--no-hooks runs without hooks)", event, strings.Join(config.HookEvents(), ", "))
 			}
 			rules, err := o.hookRules(f.path, name, events[event])
 			if err != nil {
@@ -178,10 +182,24 @@ func (r fileReader) decodeHooksFile(path string, data []byte) (*configFile, erro
 	return cf, nil
 }
 
-// readUserHooks reads the user's hooks file, if there is one.
+// noHooksAsked reports whether --no-hooks (or MCPHOST_NO_HOOKS) turns
+// hooks off for this run, as known before any file is read: the hooks
+// files are then not read at all, so that no mistake in them can stop
+// the run that works around it.
+func (o *LoadOptions) noHooksAsked() bool {
+	if on, err := strconv.ParseBool(o.flagString(keyNoHooks)); err == nil && on {
+		return true
+	}
+	v, _ := o.Env(envName(keyNoHooks))
+	on, err := strconv.ParseBool(strings.TrimSpace(v))
+	return err == nil && on
+}
+
+// readUserHooks reads the user's hooks file, if there is one and hooks
+// are not turned off.
 func (o *LoadOptions) readUserHooks(r fileReader) (*configFile, error) {
 	path := userHooksPath(o.ConfigDir)
-	if path == "" {
+	if path == "" || o.noHooksAsked() {
 		return nil, nil
 	}
 	data, err := r.readBytes(path)

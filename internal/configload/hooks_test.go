@@ -42,9 +42,10 @@ func TestHooksFromEveryPlace(t *testing.T) {
 
 func TestHooksErrors(t *testing.T) {
 	for content, want := range map[string]string{
-		"hooks: [1]\n":             `"hooks" must be an object of events`,
-		"hooks:\n  OnStart: []\n":  `"OnStart" is not a hook event`,
-		"hooks:\n  Stop: {x: 1}\n": "Stop: must be a list",
+		"hooks: [1]\n":               `"hooks" must be an object of events`,
+		"hooks:\n  OnStart: []\n":    `"OnStart" is not a hook event`,
+		"hooks:\n  PostToolUs: []\n": `"PostToolUs" is not a hook event: did you mean "PostToolUse"?`,
+		"hooks:\n  Stop: {x: 1}\n":   "Stop: must be a list",
 		"hooks:\n  Stop:\n    - matcher: \"(\"\n      hooks: [{command: x}]\n": "is not a regular expression",
 		"hooks:\n  Stop:\n    - hooks: []\n":                                   "needs hooks",
 		"hooks:\n  Stop:\n    - hooks: [{type: prompt, command: x}]\n":         "type prompt is not supported",

@@ -178,9 +178,14 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 	if g.err != nil {
 		return nil, g.err
 	}
-	if s.OllamaHost == "" {
+	if s.OllamaHost != "" {
+		s.OllamaHostSource = origins[keyOllamaHost].name(keyOllamaHost, &o)
+	} else {
 		// Ollama's own variable, below every mcphost setting.
 		s.OllamaHost, _ = o.Env("OLLAMA_HOST")
+		if s.OllamaHost != "" {
+			s.OllamaHostSource = "OLLAMA_HOST"
+		}
 	}
 	if s.ProviderAPIKey != "" {
 		s.ProviderKeySource = origins[keyProviderAPIKey].name(keyProviderAPIKey, &o)
@@ -226,8 +231,12 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 	if s.ModelGeneration, err = o.modelGeneration(files); err != nil {
 		return nil, err
 	}
-	if s.Hooks, err = o.hooks(files); err != nil {
-		return nil, err
+	if !s.NoHooks {
+		// With no-hooks (a flag, a variable or a setting) the hooks are
+		// not used, so a mistake in them does not stop the run.
+		if s.Hooks, err = o.hooks(files); err != nil {
+			return nil, err
+		}
 	}
 	if s.Approval, err = o.approval(files); err != nil {
 		return nil, err
@@ -471,6 +480,9 @@ func (o *LoadOptions) readFiles() ([]*configFile, []config.ProjectFile, []string
 			continue
 		}
 		var cf *configFile
+		if isHooksFile(path) && o.noHooksAsked() {
+			continue // not used: see noHooksAsked
+		}
 		if isHooksFile(path) {
 			cf, err = r.decodeHooksFile(path, data)
 		} else {

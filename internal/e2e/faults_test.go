@@ -605,7 +605,7 @@ func TestFaultOllamaNotRunning(t *testing.T) {
 	host := closedPort(t)
 	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hi"}, host: host})
 	noPanic(t, out)
-	want := fmt.Sprintf(`cannot reach Ollama at %s: is "ollama serve" running? (tried 4 times)`, host)
+	want := fmt.Sprintf(`cannot reach Ollama at %s (from OLLAMA_HOST): is "ollama serve" running? (tried 4 times)`, host)
 	if out.code != 3 || !strings.Contains(out.stderr, want) {
 		t.Errorf("exit %d, stderr %q, want %q", out.code, out.stderr, want)
 	}

@@ -210,3 +210,30 @@ func TestHooksListAndValidate(t *testing.T) {
 		t.Errorf("bad event: exit %d, stderr %q", out.code, out.stderr)
 	}
 }
+
+// A misspelt event stops a run (hooks meant to guard must not silently
+// go), naming the event meant; --no-hooks always runs, whatever is wrong
+// in the hooks files, even one that does not parse.
+func TestMisspeltHookEventSaysWhatWasMeantAndNoHooksRuns(t *testing.T) {
+	e := newHookEnv(t)
+	e.hooks("hooks:\n  PostToolUs:\n    - hooks: [{type: command, command: \"true\"}]\n")
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hi"}, dir: e.dir, home: e.home, host: e.model.URL})
+	if out.code != 2 || !strings.Contains(out.stderr, `"PostToolUs" is not a hook event: did you mean "PostToolUse"?`) {
+		t.Errorf("misspelt event: exit %d, stderr %q", out.code, out.stderr)
+	}
+	for _, hooks := range []string{"hooks:\n  PostToolUs:\n    - hooks: [{type: command, command: \"true\"}]\n", "hooks:\n  PostToolUse: [\n"} {
+		e.hooks(hooks)
+		for _, inv := range []invocation{
+			{args: []string{"--no-hooks", "-m", "tiny", "-p", "hi"}},
+			{args: []string{"-m", "tiny", "-p", "hi"}, env: []string{"MCPHOST_NO_HOOKS=1"}},
+			{args: []string{"--no-hooks", "servers"}},
+		} {
+			inv.dir, inv.home, inv.host = e.dir, e.home, e.model.URL
+			e.model.Enqueue(ollamatest.Reply{Content: "fine"})
+			out := runBinary(t, inv)
+			if out.code != 0 {
+				t.Errorf("%v %v with hooks file %q: exit %d, stderr %q", inv.env, inv.args, hooks, out.code, out.stderr)
+			}
+		}
+	}
+}

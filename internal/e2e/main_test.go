@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -363,7 +365,7 @@ func TestProviderErrors(t *testing.T) {
 		want              string
 	}{
 		{"missing model", "ollama:nope", ollama.URL, `model "nope" not found: run "ollama pull nope"`},
-		{"unreachable", "ollama:qwen3:8b", closed, fmt.Sprintf(`cannot reach Ollama at %s: is "ollama serve" running?`, closed)},
+		{"unreachable", "ollama:qwen3:8b", closed, fmt.Sprintf(`cannot reach Ollama at %s (from OLLAMA_HOST): is "ollama serve" running?`, closed)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -584,3 +586,30 @@ const (
 	exitNoServers  = 5
 	exitReaderGone = 141
 )
+
+// An address that does not lead to Ollama (another server answers 404
+// there) is named in the error, with where it came from: the variable,
+// the flag or the config file.
+func TestOllamaAddressErrorsSayWhereTheAddressCameFrom(t *testing.T) {
+	notOllama := httptest.NewServer(http.NotFoundHandler())
+	defer notOllama.Close()
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcphost.yml", "ollama-host: "+notOllama.URL+"\n")
+	for _, c := range []struct {
+		name string
+		inv  invocation
+		from string
+	}{
+		{"variable", invocation{args: []string{"-m", "tiny", "-p", "hi"}, host: notOllama.URL}, "OLLAMA_HOST"},
+		{"flag", invocation{args: []string{"-m", "tiny", "-p", "hi", "--ollama-host", notOllama.URL}, host: closedPort(t)}, "--ollama-host"},
+		{"file", invocation{args: []string{"-m", "tiny", "-p", "hi"}, dir: dir, host: closedPort(t)}, `"ollama-host" in .mcphost.yml`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := runBinary(t, c.inv)
+			want := fmt.Sprintf("Ollama at %s (from %s) answered HTTP 404 Not Found (404 page not found): no Ollama API is there; check %s", notOllama.URL, c.from, c.from)
+			if out.code == 0 || !strings.Contains(out.stderr, want) {
+				t.Errorf("exit %d, stderr %q, want it to say %q", out.code, out.stderr, want)
+			}
+		})
+	}
+}

@@ -253,3 +253,16 @@ func TestProjectProviderURLIsWarned(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", out.code, out.stderr)
 	}
 }
+
+// mcphost servers, a check of the config, says that it left an untrusted
+// project file out, as tools list and -p do.
+func TestServersWarnsOfAnUntrustedProjectFile(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {"proj": {"command": "true"}}}`)
+	for _, args := range [][]string{{"servers"}, {"tools", "list"}} {
+		out := runBinary(t, invocation{args: args, dir: dir, untrusted: true})
+		if !strings.Contains(out.stderr, "ignoring the project config file .mcp.json, which is not trusted") || strings.Contains(out.stdout, "proj") {
+			t.Errorf("mcphost %s: exit %d, stdout %q, stderr %q: want the untrusted file left out, with the warning", strings.Join(args, " "), out.code, out.stdout, out.stderr)
+		}
+	}
+}

@@ -46,6 +46,10 @@ type Provider struct {
 	tools   map[string]cachedTool
 
 	retry Retry
+
+	// source says where the address came from, for errors about it; ""
+	// for the default address. See SetSource.
+	source string
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -128,6 +132,12 @@ func ParseHost(host string) (*url.URL, error) {
 	}
 	return u, nil
 }
+
+// SetSource says where the server's address came from ("OLLAMA_HOST",
+// "--ollama-host", a config file's setting), so that an error about the
+// address (nothing answers there, or not Ollama) says what to change.
+// Call it before the Provider is used.
+func (p *Provider) SetSource(source string) { p.source = source }
 
 // Name returns "ollama", the prefix of model references for this backend.
 func (p *Provider) Name() string { return "ollama" }

@@ -180,7 +180,7 @@ func TestErrors(t *testing.T) {
 			reply: &ollamatest.Reply{Status: 400, Error: "invalid options"},
 			msg:   "ollama: invalid options"},
 		{name: "not ollama", host: "http://" + l.Addr().String(), model: "tiny", kind: provider.ErrProvider,
-			msg: "ollama: 404 page not found"},
+			msg: "Ollama at http://" + l.Addr().String() + " answered HTTP 404 Not Found (404 page not found): no Ollama API is there; give Ollama's address with OLLAMA_HOST or --ollama-host"},
 	}
 	for _, tt := range tests {
 		for _, call := range []string{"show", "chat"} {
