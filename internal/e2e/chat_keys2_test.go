@@ -1,0 +1,47 @@
+//go:build linux
+
+package e2e
+
+// The chat's keys, third round (issue 31): Esc at a question, the
+// approval's short arguments first, /help at any width, the last turn's
+// thinking shown again, /tools per turn, Ctrl-L, type-ahead.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/mcphost/mcphost/ollamatest"
+)
+
+// TestChatEscDeclinesAnApproval: Esc answers the approval question no, as
+// n does, and the question says so; an arrow key pressed by mistake (an
+// escape sequence too) answers nothing: it must not be read as Esc and
+// two letters, the last of which ("A" of Up) would allow the tool.
+func TestChatEscDeclinesAnApproval(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__write_file", map[string]any{"path": "esc.txt", "content": "hello"})}},
+		ollamatest.Reply{Content: "Not written."},
+	)
+	dir := t.TempDir()
+	term := startTerminal(t, dir, chatEnv(t, ollama.URL), "-m", "tiny")
+	term.waitFor("servers ready")
+	term.typeLine("write the file")
+	s := term.waitFor("[r] no, and say why")
+	if !strings.Contains(s, "[n/Esc] no") {
+		t.Errorf("the question does not say that Esc declines:\n%s", s)
+	}
+	term.keys("Up", "Down", "Escape")
+	s = term.waitFor("Not written.")
+	if answer, _ := answerOf(s, "fs › write_file: [y] yes once"); answer != "no" {
+		t.Errorf("the question was answered %q, want no", answer)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "esc.txt")); err == nil {
+		t.Error("the write declined with Esc happened")
+	}
+}
