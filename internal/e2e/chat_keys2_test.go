@@ -7,6 +7,7 @@ package e2e
 // thinking shown again, /tools per turn, Ctrl-L, type-ahead.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,4 +45,39 @@ func TestChatEscDeclinesAnApproval(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "esc.txt")); err == nil {
 		t.Error("the write declined with Esc happened")
 	}
+}
+
+// TestChatApprovalShowsTheShortArgumentsFirst: a write's path is read
+// before its long content (not below a screenful of it), and v still
+// shows the exact JSON.
+func TestChatApprovalShowsTheShortArgumentsFirst(t *testing.T) {
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf("content row %02d", i))
+	}
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__write_file", map[string]any{"path": "notes/today.txt", "content": strings.Join(lines, "\n")})}},
+		ollamatest.Reply{Content: "Not written."},
+	)
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+	term.waitFor("servers ready")
+	term.typeLine("write the notes")
+	s := term.waitFor("[v] view JSON")
+	head := strings.Index(s, "? fs › write_file wants to run")
+	path, content := strings.Index(s, "▸ path: notes/today.txt"), strings.Index(s, "▸ content (40 lines")
+	if head < 0 || path < 0 || content < 0 {
+		t.Fatalf("the question lacks its header, the path or the content:\n%s", s)
+	}
+	if !(head < path && path < content) {
+		t.Errorf("the path is not shown before the long content:\n%s", s[head:])
+	}
+	term.keys("v")
+	s = term.waitForCount("[v] view JSON", 2)
+	if !strings.Contains(s, `"path": "notes/today.txt"`) {
+		t.Errorf("v does not show the exact JSON:\n%s", s)
+	}
+	term.keys("n")
+	term.waitFor("Not written.")
 }
