@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/session"
@@ -94,19 +93,7 @@ func (c *Chat) Command(ctx context.Context, line string) (quit bool) {
 }
 
 func (c *Chat) cmdHelp(_ context.Context, w io.Writer, _ []string) bool {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, cmd := range commands() {
-		fmt.Fprintf(tw, "  %s %s\t%s\n", cmd.name, cmd.args, cmd.help)
-	}
-	tw.Flush()
-	fmt.Fprint(w, `
-Keys: Enter sends · Alt+Enter or a trailing \ start a new line · Up/Down browse history
-      Ctrl-R searches it · Ctrl-X Ctrl-E edits the input in $EDITOR · Ctrl-L clears the
-      screen · Ctrl-Z suspends · Tab completes commands, servers, tools (server__tool),
-      prompts, their arguments, @SERVER:URI resources and @path files (@path attaches a
-      file) · Esc or Ctrl-C cancel the running turn; Ctrl-C clears the input
-      Ctrl-D on an empty line (or Ctrl-C twice) quits
-`)
+	writeHelp(w, commands(), c.opts.Width())
 	return false
 }
 

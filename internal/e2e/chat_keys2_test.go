@@ -81,3 +81,50 @@ func TestChatApprovalShowsTheShortArgumentsFirst(t *testing.T) {
 	term.keys("n")
 	term.waitFor("Not written.")
 }
+
+// TestChatHelpWrapsBetweenWords: at 80 and at 60 columns every row of
+// /help is one mcphost wrote (the terminal wraps none: a row it wraps
+// starts at the left edge with a word's rest), and no word is cut in
+// two: the words of the rows are the words of the text joined back.
+func TestChatHelpWrapsBetweenWords(t *testing.T) {
+	for _, cols := range []int{80, 60} {
+		t.Run(fmt.Sprint(cols), func(t *testing.T) {
+			model := ollamatest.NewServer()
+			defer model.Close()
+			term := startTerminalWidth(t, cols, t.TempDir(), chatEnv(t, model.URL), "-m", "tiny")
+			term.waitFor("/help for commands")
+			term.typeLine("/help")
+			term.waitFor("Ctrl-D on an empty line")
+			rows := term.tmux("capture-pane", "-p", "-S", "-")
+			joined := term.tmux("capture-pane", "-p", "-J", "-S", "-")
+			help := func(s string) string {
+				start := strings.LastIndex(s, "  /help")
+				end := strings.LastIndex(s, "quits")
+				if start < 0 || end < start {
+					t.Fatalf("no /help on screen:\n%s", s)
+				}
+				return s[start : end+len("quits")]
+			}
+			words := map[string]bool{}
+			for _, w := range strings.Fields(help(joined)) {
+				words[w] = true
+			}
+			for _, row := range strings.Split(help(rows), "\n") {
+				if strings.HasPrefix(row, "· ") {
+					continue // news, such as a server now ready
+				}
+				if row != "" && !strings.HasPrefix(row, " ") && !strings.HasPrefix(row, "Keys: ") {
+					t.Errorf("a row the terminal wrapped: %q", row)
+				}
+				for _, w := range strings.Fields(row) {
+					if !words[w] {
+						t.Errorf("%q is cut in two in the row %q", w, row)
+					}
+				}
+			}
+			if t.Failed() {
+				t.Logf("/help at %d columns:\n%s", cols, help(rows))
+			}
+		})
+	}
+}
