@@ -70,6 +70,8 @@ type Chat struct {
 	usageTotal, usageLast provider.Usage
 	// lastCalls are the tool calls of the last turn, for /results.
 	lastCalls []host.ToolCallFinished
+	// thinking is the last turn's thinking, for /thinking.
+	thinking *strings.Builder
 
 	// mu guards what Ask, called from the runner's tool goroutines, reads
 	// of the running turn.
@@ -216,7 +218,8 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 	out := ui.NewText(ui.TextOptions{
 		Out: c.opts.Out, Err: c.opts.Err, OutTTY: true, ErrTTY: true,
 		Width: c.opts.Width(), NoColor: c.opts.NoColor, HideThinking: c.opts.HideThinking, Theme: c.opts.Theme,
-		Size: func() (int, int) { return c.opts.Width(), c.opts.Height() },
+		ThinkingHint: thinkingHint,
+		Size:         func() (int, int) { return c.opts.Width(), c.opts.Height() },
 	})
 	c.mu.Lock()
 	c.turnOut, c.cancelTurn = out, cancel
@@ -227,7 +230,7 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		c.mu.Unlock()
 	}()
 	var stats turnStats
-	res, err := run(turnCtx, c.trackCalls(stats.watch(out.Handle)))
+	res, err := run(turnCtx, c.keepThinking(c.trackCalls(stats.watch(out.Handle))))
 	out.Finish(res, err, 0)
 	if err == nil {
 		c.printStatus(&stats)

@@ -36,6 +36,7 @@ func commands() []command {
 		{"/resources", "[SERVER]", "the servers' resources; @SERVER:URI in a prompt attaches one", (*Chat).cmdResources},
 		{"/model", "[NAME]", "list the models, or switch to NAME; the conversation stays", (*Chat).cmdModel},
 		{"/think", "[on|off|default]", "ask the model to think or not (--think)", (*Chat).cmdThink},
+		{"/thinking", "", "the last turn's thinking in full (collapsed once the answer comes)", (*Chat).cmdThinking},
 		{"/results", "", "the full results of the last turn's tool calls", (*Chat).cmdResults},
 		{"/history", "", "the conversation so far", (*Chat).cmdHistory},
 		{"/clear", "", "start a new conversation", (*Chat).cmdClear},

@@ -128,3 +128,36 @@ func TestChatHelpWrapsBetweenWords(t *testing.T) {
 		})
 	}
 }
+
+// TestChatThinkingCanBeSeenAgain: the thinking collapses to one line once
+// the answer comes, which says how to see it; /thinking shows the last
+// turn's thinking in full, every row of it, and after a turn that did not
+// think, says so.
+func TestChatThinkingCanBeSeenAgain(t *testing.T) {
+	var thought []string
+	for i := range 30 {
+		thought = append(thought, fmt.Sprintf("step %02d of my reasoning about the question.", i))
+	}
+	ollama := ollamatest.NewServer(thinker())
+	defer ollama.Close()
+	ollama.Enqueue(ollamatest.Reply{Thinking: strings.Join(thought, "\n"), Content: "The answer is 42."}, ollamatest.Reply{Content: "Plainly 43."})
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "qwen3")
+	term.waitFor("/help for commands")
+	term.typeLine("what is the answer?")
+	s := term.waitFor("The answer is 42.")
+	if !strings.Contains(s, "/thinking shows it") {
+		t.Errorf("the collapsed thinking does not say how to see it again:\n%s", s)
+	}
+	term.typeLine("/thinking")
+	s = term.waitFor("step 29 of my reasoning")
+	shown := s[strings.LastIndex(s, "/thinking"):]
+	for _, line := range thought {
+		if !strings.Contains(shown, line) {
+			t.Errorf("/thinking lacks %q:\n%s", line, shown)
+		}
+	}
+	term.typeLine("and now?")
+	term.waitFor("Plainly 43.")
+	term.typeLine("/thinking")
+	term.waitFor("The last turn had no thinking")
+}
