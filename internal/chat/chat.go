@@ -72,6 +72,9 @@ type Chat struct {
 	lastCalls []host.ToolCallFinished
 	// thinking is the last turn's thinking, for /thinking.
 	thinking *strings.Builder
+	// offered is what tool selection offered in the last turn, for
+	// /tools; nil when it offered every tool.
+	offered *offeredTools
 
 	// mu guards what Ask, called from the runner's tool goroutines, reads
 	// of the running turn.
@@ -230,7 +233,7 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		c.mu.Unlock()
 	}()
 	var stats turnStats
-	res, err := run(turnCtx, c.keepThinking(c.trackCalls(stats.watch(out.Handle))))
+	res, err := run(turnCtx, c.keepOffered(c.keepThinking(c.trackCalls(stats.watch(out.Handle)))))
 	out.Finish(res, err, 0)
 	if err == nil {
 		c.printStatus(&stats)

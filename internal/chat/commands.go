@@ -28,7 +28,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"/help", "", "this help", (*Chat).cmdHelp},
-		{"/tools", "[SERVER|TOOL]", "the tools the model sees, by server; one tool in full", (*Chat).cmdTools},
+		{"/tools", "[SERVER|TOOL]", "the tools, by server (✓ those the last turn offered, when not all); one tool in full", (*Chat).cmdTools},
 		{"/servers", "", "the MCP servers and their state (also /mcp)", (*Chat).cmdServers},
 		{"/mcp", "[restart|logs|disable|enable|login NAME]", "control an MCP server; login signs in to one", (*Chat).cmdMCP},
 		{"/prompts", "[SERVER]", "the servers' prompts and their arguments", (*Chat).cmdPrompts},
@@ -118,7 +118,8 @@ func (c *Chat) cmdTools(_ context.Context, w io.Writer, args []string) bool {
 	if len(args) > 0 {
 		only = args[0]
 	}
-	ui.ToolSummary(w, statuses, c.tools(), c.opts.Conversation.ToolTokens(), only, c.opts.Width())
+	offered := c.lastOffered(w)
+	ui.ToolSummary(w, statuses, c.tools(), c.opts.Conversation.ToolTokens(), only, offered, c.opts.Width())
 	return false
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,4 +161,41 @@ func TestChatThinkingCanBeSeenAgain(t *testing.T) {
 	term.waitFor("Plainly 43.")
 	term.typeLine("/thinking")
 	term.waitFor("The last turn had no thinking")
+}
+
+// TestChatToolsSaysWhichToolsTheLastTurnOffered: when tool selection
+// offered the model only some tools, /tools says how many of all, marks
+// the ones the last turn offered (those the model got), and says how to
+// offer them all.
+func TestChatToolsSaysWhichToolsTheLastTurnOffered(t *testing.T) {
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(ollamatest.Reply{Content: "Noted."})
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny", "--tool-share", "0.05")
+	term.waitFor("servers ready")
+	term.typeLine("list the folder with list_directory")
+	term.waitFor("Noted.")
+	var sent []string
+	for _, name := range requestTools(ollama.Requests()[0]) {
+		if name != "mcphost__search_tools" {
+			sent = append(sent, name)
+		}
+	}
+	term.typeLine("/tools")
+	s := term.waitFor("--tool-share 0")
+	s = s[strings.LastIndex(s, "> /tools"):]
+	if want := fmt.Sprintf("offered the model %d of ", len(sent)); !strings.Contains(strings.Join(strings.Fields(s), " "), want) {
+		t.Errorf("/tools does not say %q:\n%s", want, s)
+	}
+	var marked []string
+	for line := range strings.Lines(s) {
+		if name, ok := strings.CutPrefix(line, "  ✓ "); ok {
+			marked = append(marked, "fs__"+strings.Fields(name)[0])
+		}
+	}
+	slices.Sort(marked)
+	slices.Sort(sent)
+	if !slices.Equal(marked, sent) || len(sent) == 0 {
+		t.Errorf("/tools marks %q as offered; the model got %q:\n%s", marked, sent, s)
+	}
 }
