@@ -199,3 +199,26 @@ func TestChatToolsSaysWhichToolsTheLastTurnOffered(t *testing.T) {
 		t.Errorf("/tools marks %q as offered; the model got %q:\n%s", marked, sent, s)
 	}
 }
+
+// TestChatCtrlLLeavesNoCopiesOfTheBox: after Ctrl-L, the input box that
+// grows a row at a time is drawn in place: no copy of it is left in the
+// scrollback (tmux keeps a cleared screen there, as terminals do).
+func TestChatCtrlLLeavesNoCopiesOfTheBox(t *testing.T) {
+	model := ollamatest.NewServer()
+	defer model.Close()
+	term := startTerminal(t, t.TempDir(), chatEnv(t, model.URL), "-m", "tiny")
+	term.waitFor("/help for commands")
+	term.typeLine("/help")
+	term.waitFor("Ctrl-D on an empty line")
+	term.keys("C-l")
+	term.tmux("send-keys", "-l", "first row")
+	for _, row := range []string{"second row", "third row", "fourth row"} {
+		term.keys("M-Enter")
+		term.tmux("send-keys", "-l", row)
+	}
+	term.waitFor("fourth row")
+	s := term.scrollback()
+	if n := strings.Count(s, "first row"); n != 1 {
+		t.Errorf("the box is in the scrollback %d times, want once:\n%s", n, s)
+	}
+}
