@@ -2,9 +2,9 @@
 
 package e2e
 
-// The chat's keys, third round (issue 31): Esc at a question, the
-// approval's short arguments first, /help at any width, the last turn's
-// thinking shown again, /tools per turn, Ctrl-L, type-ahead.
+// The chat's keys and views, third round (issue 31): Esc at a question,
+// the approval's short arguments first, /help at any width, the last
+// turn's thinking shown again, /tools per turn, Ctrl-L.
 
 import (
 	"fmt"
