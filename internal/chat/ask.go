@@ -22,7 +22,7 @@ const askRows = 16
 
 // ApproveCall asks the user about a tool call that needs approval, in the middle of
 // a turn: it shows the server, the tool and the arguments, and takes one
-// key: y (yes once), a (yes for this tool this session), n (no), r (no, and
+// key: y (yes once), a (yes for this tool this session), n or Esc (no), r (no, and
 // a typed reason the model is told), or v (the arguments' exact JSON, every
 // key and value as the tool gets them).
 // Ctrl-C cancels the turn. It is the chat's answer to ask.Asker's approval question.
@@ -73,7 +73,7 @@ func (c *Chat) ApproveCall(ctx context.Context, req ask.CallRequest) (ask.Approv
 	fmt.Fprintf(w, "\n%s", st.Question(head))
 	shown := c.formatArguments(req.Arguments, askRows)
 	fmt.Fprintf(w, ":\n%s\n", indent(shown, "    "))
-	keys := "[y] yes once  [a] yes for this tool this session  [n] no  [r] no, and say why  [v] view JSON"
+	keys := "[y] yes once  [a] yes for this tool this session  [n/Esc] no  [r] no, and say why  [v] view JSON"
 	question := fmt.Sprintf("  %s: %s: ", st.Question(label), keys)
 	fmt.Fprint(w, question)
 
@@ -92,7 +92,7 @@ func (c *Chat) ApproveCall(ctx context.Context, req ask.CallRequest) (ask.Approv
 			fmt.Fprintf(w, "yes, %s is allowed for this session\n", termtext.Reveal(req.Name))
 			approved = true
 			return ask.Approval{Choice: ask.YesSession}, nil
-		case 'n', 'N':
+		case 'n', 'N', escKey:
 			fmt.Fprintln(w, "no")
 			return ask.Approval{Choice: ask.No}, nil
 		case 'r', 'R':
@@ -177,8 +177,15 @@ func (c *Chat) resumeTurn() {
 	}
 }
 
+// escKey is what readKey returns for the Esc key pressed on its own.
+const escKey = 0x1b
+
 // readKey reads one key press with the terminal in raw mode (so no Enter
-// is needed); on anything but a terminal it reads one byte.
+// is needed); on anything but a terminal it reads one byte. Esc on its own
+// comes back as escKey; the escape sequence of another key (an arrow, a
+// function key, Alt and a key) is read whole and comes back as 0, which
+// answers no question. A terminal sends a sequence in one write, so an
+// Esc with nothing queued behind it is the Esc key.
 func (c *Chat) readKey(ctx context.Context) (byte, error) {
 	in := c.opts.In
 	if in == nil {
@@ -188,11 +195,34 @@ func (c *Chat) readKey(ctx context.Context) (byte, error) {
 	if state, err := term.MakeRaw(int(in.Fd())); err == nil {
 		defer term.Restore(int(in.Fd()), state)
 	}
-	b, err := readBytes(ctx, in, func([]byte) bool { return true })
+	b, err := readBytes(ctx, in, func(b []byte) bool { return keyRead(b, pendingInput(in)) })
 	if err != nil {
 		return 0, err
 	}
+	if len(b) > 1 {
+		return 0, nil
+	}
 	return b[0], nil
+}
+
+// keyRead reports whether b, read so far, is one whole key: a byte that
+// is not Esc, an Esc with nothing queued behind it (pending bytes), or a
+// whole escape sequence: ESC [ or ESC O, parameters and a final byte, or
+// ESC and one key.
+func keyRead(b []byte, pending bool) bool {
+	switch {
+	case b[0] != escKey:
+		return true
+	case len(b) == 1:
+		return !pending
+	case b[1] != '[' && b[1] != 'O':
+		return true
+	case len(b) == 2:
+		return !pending
+	default:
+		last := b[len(b)-1]
+		return last >= 0x40 && last <= 0x7e || !pending
+	}
 }
 
 // readReason reads a line with the terminal echoing, as typed.

@@ -125,7 +125,7 @@ func TestQuestionsAreAskedOneAtATime(t *testing.T) {
 	if ans := <-approval; ans.Choice != ask.No {
 		t.Errorf("the approval got %+v, want no", ans)
 	}
-	s := screen.waitFor("[n] refuse: ")
+	s := screen.waitFor("[n/Esc] refuse: ")
 	answered := strings.Index(s, "[v] view JSON: no\n")
 	asked := strings.Index(s, "? server fault (during fault › sample) asks the model for a completion, at most 5 tokens:")
 	if answered < 0 || asked < answered {
@@ -156,5 +156,29 @@ func TestAskShowsHiddenCharactersInNames(t *testing.T) {
 	}
 	if want := "? fs › read<U+200B>file wants to run (rule<U+202E>)"; !strings.Contains(out.String(), want) {
 		t.Errorf("the question lacks %q:\n%s", want, out.String())
+	}
+}
+
+// TestKeyReadTellsEscFromASequence: an Esc with nothing behind it is the
+// Esc key; an arrow's sequence is read whole, never as Esc and letters.
+func TestKeyReadTellsEscFromASequence(t *testing.T) {
+	for _, tc := range []struct {
+		read    string
+		pending bool
+		whole   bool
+	}{
+		{"y", true, true},
+		{"\x1b", false, true},
+		{"\x1b", true, false},
+		{"\x1b[", true, false},
+		{"\x1b[1;5", true, false},
+		{"\x1b[A", true, true},
+		{"\x1bOA", true, true},
+		{"\x1bx", true, true},
+		{"\x1b[1", false, true}, // cut short: not waited for
+	} {
+		if got := keyRead([]byte(tc.read), tc.pending); got != tc.whole {
+			t.Errorf("keyRead(%q, pending %v) = %v, want %v", tc.read, tc.pending, got, tc.whole)
+		}
 	}
 }

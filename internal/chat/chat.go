@@ -72,6 +72,11 @@ type Chat struct {
 	usageTotal, usageLast provider.Usage
 	// lastCalls are the tool calls of the last turn, for /results.
 	lastCalls []host.ToolCallFinished
+	// thinking is the last turn's thinking, for /thinking.
+	thinking *strings.Builder
+	// offered is what tool selection offered in the last turn, for
+	// /tools; nil when it offered every tool.
+	offered *offeredTools
 
 	// mu guards what Ask, called from the runner's tool goroutines, reads
 	// of the running turn.
@@ -242,7 +247,8 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 	out := ui.NewText(ui.TextOptions{
 		Out: c.opts.Out, Err: c.opts.Err, OutTTY: true, ErrTTY: true,
 		Width: c.opts.Width(), NoColor: c.opts.NoColor, HideThinking: c.opts.HideThinking, Theme: c.opts.Theme,
-		Size: func() (int, int) { return c.opts.Width(), c.opts.Height() },
+		ThinkingHint: thinkingHint,
+		Size:         func() (int, int) { return c.opts.Width(), c.opts.Height() },
 	})
 	c.mu.Lock()
 	c.turnOut, c.cancelTurn = out, cancel
@@ -264,7 +270,7 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		out.Handle(ev)
 	}
 	wait := c.serverWait()
-	res, err := run(turnCtx, wait.watch(c.trackCalls(stats.watch(handle))))
+	res, err := run(turnCtx, wait.watch(c.keepOffered(c.keepThinking(c.trackCalls(stats.watch(handle))))))
 	wait.stop()
 	out.Finish(res, err, 0)
 	if empty != "" {

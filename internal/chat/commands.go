@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/termtext"
@@ -28,7 +27,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"/help", "", "this help", (*Chat).cmdHelp},
-		{"/tools", "[SERVER|TOOL]", "the tools the model sees, by server; one tool in full", (*Chat).cmdTools},
+		{"/tools", "[SERVER|TOOL]", "the tools, by server (✓ those the last turn offered, when not all); one tool in full", (*Chat).cmdTools},
 		{"/servers", "", "the MCP servers and their state (also /mcp)", (*Chat).cmdServers},
 		{"/mcp", "[restart|logs|disable|enable|login NAME]", "control an MCP server; login signs in to one", (*Chat).cmdMCP},
 		{"/prompts", "[SERVER]", "the servers' prompts and their arguments", (*Chat).cmdPrompts},
@@ -36,6 +35,7 @@ func commands() []command {
 		{"/resources", "[SERVER]", "the servers' resources; @SERVER:URI in a prompt attaches one", (*Chat).cmdResources},
 		{"/model", "[NAME]", "list the models, or switch to NAME; the conversation stays", (*Chat).cmdModel},
 		{"/think", "[on|off|default]", "ask the model to think or not (--think)", (*Chat).cmdThink},
+		{"/thinking", "", "the last turn's thinking in full (collapsed once the answer comes)", (*Chat).cmdThinking},
 		{"/results", "", "the full results of the last turn's tool calls", (*Chat).cmdResults},
 		{"/history", "", "the conversation so far", (*Chat).cmdHistory},
 		{"/clear", "", "start a new conversation (with --session, in a new file)", (*Chat).cmdClear},
@@ -94,19 +94,7 @@ func (c *Chat) Command(ctx context.Context, line string) (quit bool) {
 }
 
 func (c *Chat) cmdHelp(_ context.Context, w io.Writer, _ []string) bool {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, cmd := range commands() {
-		fmt.Fprintf(tw, "  %s %s\t%s\n", cmd.name, cmd.args, cmd.help)
-	}
-	tw.Flush()
-	fmt.Fprint(w, `
-Keys: Enter sends · Alt+Enter or a trailing \ start a new line · Up/Down browse history
-      Ctrl-R searches it · Ctrl-X Ctrl-E edits the input in $EDITOR · Ctrl-L clears the
-      screen · Ctrl-Z suspends · Tab completes commands, servers, tools (server__tool),
-      prompts, their arguments, @SERVER:URI resources and @path files (@path attaches a
-      file) · Esc or Ctrl-C cancel the running turn; Ctrl-C clears the input
-      Ctrl-D on an empty line (or Ctrl-C twice) quits
-`)
+	writeHelp(w, commands(), c.opts.Width())
 	return false
 }
 
@@ -130,7 +118,8 @@ func (c *Chat) cmdTools(_ context.Context, w io.Writer, args []string) bool {
 	if len(args) > 0 {
 		only = args[0]
 	}
-	ui.ToolSummary(w, statuses, c.tools(), c.opts.Conversation.ToolTokens(), only, c.opts.Width())
+	offered := c.lastOffered(w)
+	ui.ToolSummary(w, statuses, c.tools(), c.opts.Conversation.ToolTokens(), only, offered, c.opts.Width())
 	return false
 }
 

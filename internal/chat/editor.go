@@ -193,8 +193,12 @@ func (e *editor) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case "ctrl+l":
 		// Clear the whole screen, as a shell does (the inline renderer's
 		// own ClearScreen clears only its area), then have the box drawn
-		// again at the top with its text.
-		return tea.Sequence(tea.Raw("\x1b[H\x1b[2J"), tea.ClearScreen), true
+		// again near the top with its text. Not on the top row: the
+		// renderer redraws a box that grows by erasing below its first
+		// row, and an erase from the top-left corner is a clear of the
+		// whole screen, which tmux (scroll-on-clear) and some terminals
+		// keep in the scrollback: a copy of the box at every new row.
+		return tea.Sequence(tea.Raw("\x1b[H\x1b[2J\r\n"), tea.ClearScreen), true
 	case "ctrl+r":
 		e.startSearch()
 		return nil, true

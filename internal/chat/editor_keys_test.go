@@ -114,14 +114,15 @@ func TestEditorCtrlLClearsTheScreenAndKeepsTheInput(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("Ctrl-L does nothing")
 	}
-	// A sequence: the whole screen erased, then the box drawn again.
+	// A sequence: the whole screen erased, then the box drawn again, on
+	// the second row (see editor.key).
 	var msgs []tea.Msg
 	if seq := reflect.ValueOf(cmd()); seq.Kind() == reflect.Slice {
 		for i := range seq.Len() {
 			msgs = append(msgs, seq.Index(i).Interface().(tea.Cmd)())
 		}
 	}
-	if len(msgs) != 2 || fmt.Sprint(msgs[0]) != fmt.Sprint(tea.RawMsg{Msg: "\x1b[H\x1b[2J"}) || msgs[1] != tea.ClearScreen() {
+	if len(msgs) != 2 || fmt.Sprint(msgs[0]) != fmt.Sprint(tea.RawMsg{Msg: "\x1b[H\x1b[2J\r\n"}) || msgs[1] != tea.ClearScreen() {
 		t.Errorf("Ctrl-L gives %#v, want the screen erased and redrawn", msgs)
 	}
 	if e.ta.Value() != "half a question" {

@@ -113,7 +113,7 @@ func (c *Chat) Elicit(ctx context.Context, req ask.FormRequest) (ask.FormAnswer,
 	fmt.Fprintf(w, "\n%s\n", c.style().Question(fmt.Sprintf("? %s asks: %s", who, termtext.RevealText(req.Message))))
 	if req.Mode == "url" {
 		fmt.Fprintf(w, "    open %s\n", termtext.Reveal(req.URL))
-		res, err := c.confirm(ctx, fmt.Sprintf("  %s: [y] I will open it  [n] decline: ", who), nil)
+		res, err := c.confirm(ctx, fmt.Sprintf("  %s: [y] I will open it  [n] decline  [c/Esc] cancel: ", who), nil)
 		if err == nil && res.Action == ask.Accept {
 			c.awaitURL(req)
 		}
@@ -140,7 +140,7 @@ func (c *Chat) Elicit(ctx context.Context, req ask.FormRequest) (ask.FormAnswer,
 			break
 		}
 	}
-	return c.confirm(ctx, fmt.Sprintf("  %s: [y] send  [n] decline  [c] cancel: ", who), content)
+	return c.confirm(ctx, fmt.Sprintf("  %s: [y] send  [n] decline  [c/Esc] cancel: ", who), content)
 }
 
 // confirm asks for the final y/n/c and builds the result.
@@ -160,7 +160,7 @@ func (c *Chat) confirm(ctx context.Context, question string, content map[string]
 		case 'n', 'N':
 			fmt.Fprintln(w, "declined")
 			return ask.FormAnswer{Action: ask.Decline}, nil
-		case 'c', 'C', 3:
+		case 'c', 'C', 3, escKey:
 			fmt.Fprintln(w, "cancelled")
 			return ask.FormAnswer{Action: ask.Cancel}, nil
 		}

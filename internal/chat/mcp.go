@@ -322,7 +322,7 @@ func (c *Chat) ApproveSampling(ctx context.Context, req ask.SamplingRequest) (bo
 			fmt.Fprintf(w, "%s\n", indent(c.formatArguments(map[string]any{m.Role: text}, askRows), "    "))
 		}
 	}
-	fmt.Fprintf(w, "  %s: [y] let the model answer  [n] refuse: ", who)
+	fmt.Fprintf(w, "  %s: [y] let the model answer  [n/Esc] refuse: ", who)
 	for {
 		key, err := c.readKey(ctx)
 		if err != nil {
@@ -333,7 +333,7 @@ func (c *Chat) ApproveSampling(ctx context.Context, req ask.SamplingRequest) (bo
 		case 'y', 'Y':
 			fmt.Fprintln(w, "yes")
 			return true, nil
-		case 'n', 'N', 3:
+		case 'n', 'N', 3, escKey:
 			fmt.Fprintln(w, "refused")
 			return false, nil
 		}

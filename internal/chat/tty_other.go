@@ -15,3 +15,7 @@ func charMode(*os.File) (restore func()) { return noop }
 
 // discardInput: terminal input is not handled on this system.
 func discardInput(*os.File) {}
+
+// pendingInput: terminal input is not handled on this system; an Esc
+// read is taken for the Esc key.
+func pendingInput(*os.File) bool { return false }

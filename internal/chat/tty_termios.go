@@ -57,3 +57,11 @@ func charMode(f *os.File) (restore func()) {
 	}
 	return func() { _ = unix.IoctlSetTermios(fd, ioctlSetTermios, old) }
 }
+
+// pendingInput reports whether the terminal has input queued that was
+// not read yet: after an Esc, the rest of an arrow key's sequence.
+func pendingInput(f *os.File) bool {
+	fds := []unix.PollFd{{Fd: int32(f.Fd()), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, 0)
+	return err == nil && n > 0 && fds[0].Revents&unix.POLLIN != 0
+}

@@ -43,3 +43,7 @@ func discardInput(f *os.File) {
 		_ = windows.FlushConsoleInputBuffer(windows.Handle(f.Fd()))
 	}
 }
+
+// pendingInput: a console's keys come as events, not escape sequences;
+// an Esc read is the Esc key.
+func pendingInput(*os.File) bool { return false }

@@ -85,7 +85,7 @@ func TestChatAsksAboutSampling(t *testing.T) {
 	term.waitFor("servers ready")
 
 	term.typeLine("sample once")
-	s := term.waitFor("[y] let the model answer  [n] refuse")
+	s := term.waitFor("[y] let the model answer  [n/Esc] refuse")
 	if !strings.Contains(s, "? server everything (during everything › trigger-sampling-request) asks the model for a completion, at most 20 tokens:") ||
 		!strings.Contains(s, "system: You are a helpful test server.") || !strings.Contains(s, "Name a colour.") {
 		t.Errorf("the question does not say who asks what:\n%s", s)
@@ -97,7 +97,7 @@ func TestChatAsksAboutSampling(t *testing.T) {
 	}
 
 	term.typeLine("sample again")
-	term.waitForCount("[y] let the model answer  [n] refuse", 2)
+	term.waitForCount("[y] let the model answer  [n/Esc] refuse", 2)
 	term.keys("n")
 	term.waitFor("It was refused.")
 	if n := ollama.RequestCount(); n != 5 {

@@ -90,7 +90,7 @@ func TestChatAsksAnApprovalAndASamplingRequestOneAtATime(t *testing.T) {
 	// Two y's at once: the first answers the approval shown; the second
 	// was typed before the sampling question was drawn.
 	term.keys("y", "y")
-	s := term.waitFor("[y] let the model answer  [n] refuse: ")
+	s := term.waitFor("[y] let the model answer  [n/Esc] refuse: ")
 	if answer, _ := answerOf(s, "fault › echo: [y] yes once"); answer != "yes" {
 		t.Errorf("the approval's answer is %q, want yes: a key went to a question not on screen:\n%s", answer, s)
 	}
@@ -104,7 +104,7 @@ func TestChatAsksAnApprovalAndASamplingRequestOneAtATime(t *testing.T) {
 	}
 	term.keys("n")
 	s = term.waitFor("Echoed, not sampled.")
-	if answer, _ := answerOf(s, "[y] let the model answer  [n] refuse"); answer != "refused" {
+	if answer, _ := answerOf(s, "[y] let the model answer  [n/Esc] refuse"); answer != "refused" {
 		t.Errorf("the sampling question's answer is %q, want refused: a key typed before it was drawn answered it:\n%s", answer, s)
 	}
 	if n := ollama.RequestCount(); n != 2 {

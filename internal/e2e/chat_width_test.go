@@ -78,7 +78,9 @@ func TestChatLinesFitANarrowTerminal(t *testing.T) {
 			cut["tool line"] = strings.HasSuffix(line, "…")
 		case strings.HasPrefix(line, "a-server-with-a-rather-long-name  "):
 			cut["/servers row"] = strings.HasSuffix(line, "…")
-		case strings.HasPrefix(line, "    trigger-long-running-operation"):
+		case strings.HasPrefix(line, "    trigger-long-running-operation"), strings.HasPrefix(line, "  ✓ trigger-long-running-operation"):
+			// ✓: offered in the last turn, when tool selection offered
+			// only some.
 			cut["/tools row"] = strings.HasSuffix(line, "…")
 		}
 	}

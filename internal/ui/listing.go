@@ -158,13 +158,15 @@ func stateLabel(s host.ServerInfo, live bool) string {
 // ToolSummary prints the tools the model sees, grouped by server, one line
 // each, with what each server's tools cost (costs: tokens by tool name);
 // only, when not empty, keeps one server. Servers without tools say why.
-// Every line is cut to width columns (0: any width), ending in "…" where
-// cut.
-func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string, width int) {
-	FitOutput(w, width, func(w io.Writer) { toolSummary(w, infos, tools, costs, only) })
+// offered, when not nil, holds the names of the tools offered to the
+// model in the last turn, when tool selection offered only some: those
+// are marked "✓". Every line is cut to width columns (0: any width),
+// ending in "…" where cut.
+func ToolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string, offered map[string]bool, width int) {
+	FitOutput(w, width, func(w io.Writer) { toolSummary(w, infos, tools, costs, only, offered) })
 }
 
-func toolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string) {
+func toolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, costs map[string]int, only string, offered map[string]bool) {
 	if len(infos) == 0 {
 		fmt.Fprintln(w, "No MCP servers are configured: the model has no tools.")
 		return
@@ -192,7 +194,11 @@ func toolSummary(w io.Writer, infos []host.ServerInfo, tools []host.ToolInfo, co
 			}
 			fmt.Fprintf(tw, "● %s (%d tools, ~%d tokens of context)\n", name, len(by[s.Name]), cost)
 			for _, t := range by[s.Name] {
-				fmt.Fprintf(tw, "    %s\n", Preview(t.Def.Name+"\t"+firstLine(t.Offered.Description), 100))
+				mark := "    "
+				if offered[t.Name] {
+					mark = "  ✓ "
+				}
+				fmt.Fprintf(tw, "%s%s\n", mark, Preview(t.Def.Name+"\t"+firstLine(t.Offered.Description), 100))
 			}
 		case host.StateDisabled:
 			fmt.Fprintf(tw, "○ %s (disabled: its tools are hidden from the model; /mcp enable %s)\n", name, name)

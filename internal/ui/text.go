@@ -37,6 +37,10 @@ type TextOptions struct {
 	// HideThinking drops a reasoning model's thinking instead of showing
 	// it dimmed on Err (it is only ever shown on a terminal).
 	HideThinking bool
+	// ThinkingHint follows the "thought for 3.2 s" line the thinking
+	// collapses to: how to see it again ("/thinking shows it"), where
+	// there is a way.
+	ThinkingHint string
 }
 
 // Text renders the turns of a one-shot run or of a chat as text: the
@@ -97,6 +101,7 @@ func (t *Text) Handle(ev host.Event) {
 		t.act.modelDone() // its text is on screen: no spinner over it
 		if t.think == nil {
 			t.think = newThinkingView(t.opts.Err, t.opts.Width, t.opts.NoColor, time.Now())
+			t.think.hint = t.opts.ThinkingHint
 		}
 		t.think.write(t.thought.Write(ev.Text))
 	case host.TextDelta:

@@ -31,6 +31,8 @@ type thinkingView struct {
 	tail  bool
 	// started is set by the first piece that is not blank.
 	started bool
+	// hint follows the line the block collapses to (TextOptions.ThinkingHint).
+	hint string
 }
 
 // newThinkingView starts the thinking block with its "thinking: " label.
@@ -91,7 +93,11 @@ func (v *thinkingView) end(rest string, now time.Time) {
 	v.show(v.wrap.Write(rest))
 	v.show(v.wrap.Flush())
 	v.erase()
-	io.WriteString(v.w, v.style.Dim("thought for "+thoughtDuration(now.Sub(v.start)))+"\n")
+	line := "thought for " + thoughtDuration(now.Sub(v.start))
+	if v.hint != "" {
+		line += " · " + v.hint
+	}
+	io.WriteString(v.w, v.style.Dim(line)+"\n")
 }
 
 // thoughtDuration is how long a model thought, as people say it: "3.2 s",

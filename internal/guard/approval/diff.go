@@ -42,8 +42,21 @@ func FormatEdits(args map[string]any, f ArgumentsFormat) (out string, ok bool) {
 		// another value before it folds.
 		rows = fold(rows, 2*f.MaxRows, f.Dim)
 	}
+	// Every argument the diff does not show is shown as a row of its own:
+	// the call's other keys, and an edit's keys besides oldText and
+	// newText (as "edits[0].path"), which the tool may act on. Those that
+	// fit on one row come first, with the path; longer ones after the
+	// diff.
+	rest := extra
+	for k, v := range args {
+		if k != "path" && k != "edits" {
+			rest[k] = v
+		}
+	}
+	short, long := argumentRows(rest, f)
 	var b strings.Builder
 	b.WriteString(FormatArguments(map[string]any{"path": args["path"]}, f))
+	writeRows(&b, short)
 	head := fmt.Sprintf("edits: %d, as a diff", len(edits))
 	if len(edits) == 1 {
 		head = "edit, as a diff"
@@ -52,18 +65,7 @@ func FormatEdits(args map[string]any, f ArgumentsFormat) (out string, ok bool) {
 	for _, r := range rows {
 		b.WriteString("\n" + ContinuationMark + r.text)
 	}
-	// Every argument the diff does not show is shown as a row of its own:
-	// the call's other keys, and an edit's keys besides oldText and
-	// newText (as "edits[0].path"), which the tool may act on.
-	rest := extra
-	for k, v := range args {
-		if k != "path" && k != "edits" {
-			rest[k] = v
-		}
-	}
-	if len(rest) > 0 {
-		b.WriteString("\n" + FormatArguments(rest, f))
-	}
+	writeRows(&b, long)
 	return b.String(), true
 }
 
@@ -142,4 +144,18 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// writeRows writes arguments laid out by argumentRows, each row on a line
+// of its own after what b holds.
+func writeRows(b *strings.Builder, args [][]row) {
+	for _, rows := range args {
+		for i, r := range rows {
+			mark := ContinuationMark
+			if i == 0 {
+				mark = ArgumentMark
+			}
+			b.WriteString("\n" + mark + r.text)
+		}
+	}
 }

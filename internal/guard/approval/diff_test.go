@@ -26,13 +26,13 @@ func TestFormatEditsShowsADiff(t *testing.T) {
 	}
 	want := strings.Join([]string{
 		"▸ path: /src/main.go",
+		"▸ dryRun: false",
 		"▸ edit, as a diff",
 		"┆  func main() {",
 		"┆ <red>-⇥fmt.Println(\"hi\")</red>",
 		"┆ <green>+⇥fmt.Println(\"hello\")</green>",
 		"┆  ⇥return",
 		"┆  }",
-		"▸ dryRun: false",
 	}, "\n")
 	if got != want {
 		t.Errorf("FormatEdits =\n%s\nwant\n%s", got, want)

@@ -73,7 +73,8 @@ func (f ArgumentsFormat) rowWidth() int {
 }
 
 // FormatArguments renders a call's arguments for a human to judge: one
-// argument per ArgumentMark row, sorted by key, strings as they are and
+// argument per ArgumentMark row, those that fit on one row first (a
+// file's path before its content), each group sorted by key, strings as they are and
 // other values as JSON; rows longer than the width continue on
 // ContinuationMark rows. A folded value's name is followed by its size,
 // in lines and bytes. Nothing in a value reaches the terminal as a
@@ -85,8 +86,17 @@ func (f ArgumentsFormat) rowWidth() int {
 // asked for, says how much it left out.
 func FormatArguments(args map[string]any, f ArgumentsFormat) string {
 	f = f.withDefaults()
-	width := f.rowWidth()
+	short, long := argumentRows(args, f)
 	var b strings.Builder
+	writeRows(&b, append(short, long...))
+	return strings.TrimPrefix(b.String(), "\n")
+}
+
+// argumentRows lays out each argument on its rows, sorted by key, the
+// arguments that fit on one row (short) apart from the others (long): a
+// write's path is read before its long content, not after it.
+func argumentRows(args map[string]any, f ArgumentsFormat) (short, long [][]row) {
+	width := f.rowWidth()
 	for _, k := range sortedKeys(args) {
 		value := valueText(args[k])
 		rows := layout(append(visible(k+": "), visible(value)...), width, f.Dim)
@@ -95,17 +105,13 @@ func FormatArguments(args map[string]any, f ArgumentsFormat) string {
 			size := fmt.Sprintf("%s (%d lines, %s): ", k, strings.Count(value, "\n")+1, termtext.Bytes(len(value)))
 			rows = fold(layout(append(visible(size), visible(value)...), width, f.Dim), f.MaxRows, f.Dim)
 		}
-		for i, r := range rows {
-			if i == 0 {
-				b.WriteString(ArgumentMark)
-			} else {
-				b.WriteString(ContinuationMark)
-			}
-			b.WriteString(r.text)
-			b.WriteByte('\n')
+		if len(rows) == 1 {
+			short = append(short, rows)
+		} else {
+			long = append(long, rows)
 		}
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return short, long
 }
 
 // valueText is an argument as a person reads it: a string as it is,
