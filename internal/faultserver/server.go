@@ -36,6 +36,9 @@
 //	-start-gate PATH    open PATH (a named pipe) before serving: the start
 //	                    waits until a test opens the pipe for writing
 //	-secret TEXT        offer the resource secret://vault/token holding TEXT
+//	-kill-on-crash      the crash tool kills the process (SIGKILL; on Windows
+//	                    TerminateProcess) after its message, instead of exiting
+//	-call-stderr TEXT   write TEXT to stderr as each tool call begins
 //
 // The environment variable FAULTSERVER_VARIANT changes the server without
 // changing its command line (which is what a tool-list cache keys on):
@@ -84,6 +87,8 @@ type options struct {
 	id, startDelay, startGate, secret              string
 	code, exitStarts, exitAfter, many              int
 	exitAtStart, hangInit, grandchild, escape      bool
+	killOnCrash                                    bool
+	callStderr                                     string
 	ignoreTerm, ignoreEOF, sleeper                 bool
 	endless                                        int // tools per page of a list without end
 }
@@ -117,6 +122,8 @@ func Main() int {
 	fs.BoolVar(&o.ignoreTerm, "ignore-term", false, "ignore SIGTERM")
 	fs.BoolVar(&o.ignoreEOF, "ignore-eof", false, "keep running after stdin closes")
 	fs.BoolVar(&o.sleeper, "sleeper", false, "internal: be the grandchild")
+	fs.BoolVar(&o.killOnCrash, "kill-on-crash", false, "the crash tool kills the process instead of exiting")
+	fs.StringVar(&o.callStderr, "call-stderr", "", "write this to stderr as each tool call begins")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		return 2
 	}
@@ -172,6 +179,16 @@ func Main() int {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, nil)
 	if o.endless > 0 {
 		srv.AddReceivingMiddleware(f.endlessTools)
+	}
+	if o.callStderr != "" {
+		srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "tools/call" {
+					fmt.Fprintln(os.Stderr, o.callStderr)
+				}
+				return next(ctx, method, req)
+			}
+		})
 	}
 	f.addTools(srv)
 	f.addFeatureTools(srv)
@@ -374,6 +391,12 @@ func (f *fault) addTools(srv *mcp.Server) {
 		}
 		fmt.Fprintln(os.Stderr, msg)
 		f.event("crash")
+		if f.opts.killOnCrash {
+			if self, err := os.FindProcess(os.Getpid()); err == nil {
+				_ = self.Kill()
+				sleepForever()
+			}
+		}
 		os.Exit(f.opts.code)
 		return nil, nil, nil
 	})
