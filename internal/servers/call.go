@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -41,6 +42,9 @@ func (e *notSent) Is(target error) bool { return target == errSendAgain }
 // Every failure is an error worded for the model and the user, naming the
 // server and tool:
 //
+//   - a name no tool has is unknown (ErrUnknownTool), but only once the
+//     servers whose tools are known only from the cache have been asked
+//     (see ConfirmCached): an upgraded server may have the tool;
 //   - a server that is starting or restarting is waited for, ReadyWait at
 //     most, then the call fails (ErrServerUnavailable);
 //   - no answer and no progress within the server's ToolTimeout, or no
@@ -66,6 +70,18 @@ func (e *notSent) Is(target error) bool { return target == errSendAgain }
 func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
 	m.mu.RLock()
 	ref, ok := m.table[name]
+	m.mu.RUnlock()
+	if !ok {
+		// The tool may be new in a server known only from the cache.
+		if woke, err := m.ConfirmCached(ctx, name); err != nil {
+			return nil, err
+		} else if woke {
+			m.mu.RLock()
+			ref, ok = m.table[name]
+			m.mu.RUnlock()
+		}
+	}
+	m.mu.RLock()
 	s := m.byName[ref.Server]
 	m.mu.RUnlock()
 	if !ok || s == nil {
@@ -230,6 +246,58 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, 
 		return nil, &kindError{kind: ErrServerUnavailable, msg: c.hdr.bound.tooLarge(name), err: err}
 	}
 	return nil, fmt.Errorf("server %q: calling tool %q: %w", name, tool, err)
+}
+
+// ConfirmCached is for a tool name that matches no tool: the tools of a
+// server known only from the cache of an earlier run may have changed
+// since (an upgrade the cache could not notice), so such servers are
+// started, or waited for, and their lists taken from them. Which servers:
+// when the name is "server__tool" and server names a server, that one
+// alone, and none when its tools are live already (the tool is surely
+// unknown); otherwise every server whose tools are only cached. It
+// reports whether any server was asked, so that the caller looks the name
+// up again. A server named by the name that cannot start is an error
+// (the start's); others that fail are left out.
+func (m *Manager) ConfirmCached(ctx context.Context, name string) (bool, error) {
+	m.mu.RLock()
+	var named, cached []*server
+	prefix, _, hasPrefix := strings.Cut(name, separator)
+	for _, s := range m.servers {
+		if m.byName[s.spec.Name] != s {
+			continue
+		}
+		if hasPrefix && sanitize(s.spec.Name) == prefix {
+			named = append(named, s)
+		}
+	}
+	pick := named
+	if len(named) == 0 {
+		pick = m.servers
+	}
+	for _, s := range pick {
+		if s.cached != nil && s.offered() && m.byName[s.spec.Name] == s {
+			cached = append(cached, s)
+		}
+	}
+	m.mu.RUnlock()
+	if len(cached) == 0 {
+		return false, nil
+	}
+	m.log.Debug("unknown tool: asking the servers whose tools were cached", "tool", name, "servers", len(cached))
+	errs := make([]error, len(cached))
+	var wg sync.WaitGroup
+	for i, s := range cached {
+		wg.Go(func() {
+			if _, errs[i] = m.readyConn(ctx, s); errs[i] == nil {
+				m.awaitLists(ctx, s)
+			}
+		})
+	}
+	wg.Wait()
+	if len(named) > 0 && len(cached) == 1 && errs[0] != nil {
+		return false, errs[0]
+	}
+	return true, ctx.Err()
 }
 
 // wake starts an idle server, once: its tools were known from the cache
