@@ -186,6 +186,7 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, 
 	defer totalTimer.Stop()
 	stop := context.AfterFunc(c.calls, func() { cancel(context.Cause(c.calls)) })
 	defer stop()
+	mark := s.logs.mark()
 	token, pc := m.progress.add(tool.ProgressOf(ctx), func() { idleTimer.Reset(idle) })
 	defer m.progress.remove(token, pc)
 
@@ -213,11 +214,13 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, 
 	case errors.Is(context.Cause(cctx), errCallTimeout):
 		m.log.Debug("tool call timed out", "server", name, "tool", tool, "timeout", idle)
 		return nil, &kindError{kind: ErrToolTimeout, err: err,
-			msg: fmt.Sprintf("server %q: tool %q did not answer within %s; the call was cancelled", name, tool, idle)}
+			msg: fmt.Sprintf("server %q: tool %q did not answer within %s; the call was cancelled", name, tool, idle) +
+				s.meanwhile(mark) + fmt.Sprintf(" (run with --debug to see the server's messages; a slow tool gets more time with \"toolTimeout\": \"5m\" in the entry of %q)", name)}
 	case errors.Is(context.Cause(cctx), errCallTotalTimeout):
 		m.log.Debug("tool call ran out of time", "server", name, "tool", tool, "total", total)
 		return nil, &kindError{kind: ErrToolTimeout, err: err,
-			msg: fmt.Sprintf("server %q: tool %q was still running after %s (its toolTotalTimeout); the call was cancelled", name, tool, total)}
+			msg: fmt.Sprintf("server %q: tool %q was still running after %s (its toolTotalTimeout); the call was cancelled", name, tool, total) +
+				s.meanwhile(mark) + fmt.Sprintf(" (run with --debug to see the server's messages; a long tool gets more time with \"toolTotalTimeout\": \"30m\" in the entry of %q)", name)}
 	case c.calls.Err() != nil:
 		<-c.ended // stop records the reason before it cancels calls
 		return nil, c.endErr
@@ -246,6 +249,17 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, 
 		return nil, &kindError{kind: ErrServerUnavailable, msg: c.hdr.bound.tooLarge(name), err: err}
 	}
 	return nil, fmt.Errorf("server %q: calling tool %q: %w", name, tool, err)
+}
+
+// meanwhile quotes what a stdio server wrote to stderr since mark (the
+// start of a call that got no answer): what it was doing instead; "" when
+// it wrote nothing.
+func (s *server) meanwhile(mark int) string {
+	lines := endExcerpt(s.logs.since(mark))
+	if len(lines) == 0 {
+		return ""
+	}
+	return "; meanwhile it wrote: " + inline(lines)
 }
 
 // ConfirmCached is for a tool name that matches no tool: the tools of a

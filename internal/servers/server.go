@@ -167,6 +167,9 @@ type conn struct {
 	auth   *oauth.Client // the server's sign-in, for an HTTP server that has one
 	// transport is the one this connection uses.
 	transport config.Transport
+	// logMark is where the server's log stood when this connection
+	// began: what it wrote before is another process's.
+	logMark int
 	// raw keeps the tool definitions as the server sent them.
 	raw *rawTools
 	// life is the lifetime of the transport (HTTP streams, a builtin
@@ -317,6 +320,7 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 
 	mark := s.logs.mark()
 	c, cat, err := m.connect(startCtx, s)
+	c.logMark = mark
 	if err != nil {
 		c.kill()
 		serr, transient := s.startError(ctx, startCtx, m.life, timeout, c, err, mark)
@@ -585,6 +589,21 @@ func (s *server) lastWords(c *conn, err error) string {
 	return err.Error()
 }
 
+// endMessage says how a stdio server that was running ended: how its
+// process ended first (an exit status or the signal that killed it), then
+// its last stderr lines; not only its last line, which may be any log.
+// It is one line: it is a call's error too.
+func (s *server) endMessage(c *conn, err error) string {
+	how := fmt.Sprintf("server %q %s", s.spec.Name, c.proc.ending())
+	if lines := endExcerpt(s.logs.since(c.logMark)); len(lines) > 0 {
+		return how + "; its last stderr lines: " + inline(lines)
+	}
+	if c.proc.exitStatus() != "" {
+		return how
+	}
+	return how + ": " + s.lastWords(c, err)
+}
+
 // watch waits for the session to end. Unless we ended it, the server died:
 // its process tree is cleaned up and it is restarted, or marked failed
 // once it has used up its restarts.
@@ -604,7 +623,7 @@ func (m *Manager) watch(s *server, c *conn) {
 		// moment to exit so its exit status and last words are known.
 		c.proc.waitExit(stdinGrace)
 		c.proc.waitStderr(stderrDrain)
-		msg = fmt.Sprintf("server %q exited: %s", s.spec.Name, s.lastWords(c, werr))
+		msg = s.endMessage(c, werr)
 	case c.hdr != nil && c.hdr.bound.tripped():
 		msg = c.hdr.bound.tooLarge(s.spec.Name)
 	case c.hdr != nil && c.hdr.authFailed():
