@@ -563,13 +563,27 @@ func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Du
 	return e, transient
 }
 
-// authMessage words a refusal of our credentials, without their values.
+// authMessage words a refusal, without the credentials' values: a 401
+// refused the credentials; a 403 refused the access, which other
+// credentials may not change, so it is not called a credentials problem.
+// The server's own reason, when it gave one, is quoted.
 func authMessage(spec config.ServerSpec, hdr *headerTransport) string {
 	where := "its headers"
 	if spec.Source != "" {
 		where += " in " + spec.Source
 	}
-	return fmt.Sprintf("server %q: authentication failed (%s) at %s: check the credentials in %s", spec.Name, hdr.lastFailure(), shownURL(spec.URL), where)
+	said := ""
+	if reason := hdr.lastReason(); reason != "" {
+		said = fmt.Sprintf(" (the server said: %s)", reason)
+	}
+	if hdr.forbidden() {
+		why := "the account or key in " + where + " may lack a permission the server asks for"
+		if len(spec.Headers) == 0 {
+			why = "it may need credentials, which go in " + where
+		}
+		return fmt.Sprintf("server %q: access forbidden (%s) at %s%s: the server refused access; %s", spec.Name, hdr.lastFailure(), shownURL(spec.URL), said, why)
+	}
+	return fmt.Sprintf("server %q: authentication failed (%s) at %s: check the credentials in %s%s", spec.Name, hdr.lastFailure(), shownURL(spec.URL), where, said)
 }
 
 // lastWords is the best one-line account of why a stdio server ended: its
