@@ -50,10 +50,12 @@ func (e *notSent) Is(target error) bool { return target == errSendAgain }
 //   - no answer and no progress within the server's ToolTimeout, or no
 //     answer within its ToolTotalTimeout however much progress it
 //     reported: the server is sent notifications/cancelled (tasks/cancel
-//     for a task) and stays usable (ErrToolTimeout);
-//   - the server exits during the call: "server X exited: <its last
-//     stderr line>" (ErrServerUnavailable). It is restarted, but the call
-//     is not repeated: the tool may have acted before the exit;
+//     for a task) and stays usable (ErrToolTimeout); the error quotes
+//     what the server wrote to stderr during the call;
+//   - the server exits during the call: "server X exited (exit status
+//     3); its last stderr lines: …", or "was killed (signal: killed)"
+//     (ErrServerUnavailable). It is restarted, but the call is not
+//     repeated: the tool may have acted before the exit;
 //   - an HTTP server lost the session (404): the session is initialised
 //     again and the call sent once more, since the server never took it;
 //   - the server is disabled, restarted or shut down during the call: the
