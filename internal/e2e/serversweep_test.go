@@ -65,16 +65,27 @@ func TestUpgradedServerIsNotServedFromTheCache(t *testing.T) {
 // no version has is still unknown (exit 2), after one start.
 func TestUnknownToolAsksTheCachedServer(t *testing.T) {
 	e := newFaultEnv(t)
-	e.config(e.server("f", ""))
-	home := t.TempDir()
-	if out := runBinary(t, invocation{args: []string{"tools", "list"}, dir: e.dir, home: home}); out.code != 0 {
-		t.Fatalf("cold list: exit %d, stderr %q", out.code, out.stderr)
-	}
+	// g is not upgraded: its own environment keeps the variant off.
+	e.config(e.server("f", ""), e.server("g", `"env": {"FAULTSERVER_VARIANT": ""}`))
 	renamed := []string{"FAULTSERVER_VARIANT=renamed"}
-	for _, name := range []string{"f__echo_v2", "echo_v2"} {
-		out := runBinary(t, invocation{args: []string{"tools", "call", name, `{"message": "hi"}`}, dir: e.dir, home: home, env: renamed})
+	// By its full name only f starts; by its own name, which names no
+	// server, every server known from the cache does.
+	var home string
+	for _, tc := range []struct {
+		name   string
+		gStart int
+	}{{"f__echo_v2", 0}, {"echo_v2", 1}} {
+		home = t.TempDir()
+		if out := runBinary(t, invocation{args: []string{"tools", "list"}, dir: e.dir, home: home}); out.code != 0 {
+			t.Fatalf("cold list: exit %d, stderr %q", out.code, out.stderr)
+		}
+		g := e.startCount("g")
+		out := runBinary(t, invocation{args: []string{"tools", "call", tc.name, `{"message": "hi"}`}, dir: e.dir, home: home, env: renamed})
 		if out.code != 0 || out.stdout != "Echo: hi\n" {
-			t.Errorf("tools call %s: exit %d, stdout %q, stderr %q; want the upgraded server asked", name, out.code, out.stdout, out.stderr)
+			t.Errorf("tools call %s: exit %d, stdout %q, stderr %q; want the upgraded server asked", tc.name, out.code, out.stdout, out.stderr)
+		}
+		if got := e.startCount("g") - g; got != tc.gStart {
+			t.Errorf("tools call %s started g %d times, want %d", tc.name, got, tc.gStart)
 		}
 	}
 	starts := e.startCount("f")
@@ -82,10 +93,10 @@ func TestUnknownToolAsksTheCachedServer(t *testing.T) {
 	if out.code != 2 || !strings.Contains(out.stderr, "nope") {
 		t.Errorf("an unknown tool: exit %d, stderr %q; want 2", out.code, out.stderr)
 	}
-	if got := e.startCount("f") - starts; got > 1 {
-		t.Errorf("the server started %d times for an unknown tool", got)
+	if got := e.startCount("f") - starts; got != 1 {
+		t.Errorf("the server started %d times for an unknown tool, want once: asked, then unknown", got)
 	}
-	e.noneLeft("f")
+	e.noneLeft("f", "g")
 }
 
 // TestServerKilledDuringCall: a server killed mid-call (SIGKILL) is
