@@ -148,10 +148,21 @@ func (e *unknownToolError) Is(target error) bool { return target == ErrUnknownTo
 // unless the server's spec says so). The approval policy does not apply:
 // the program named the tool itself. A tool that reports a failure is not
 // an error: the result has IsError set. A Go tool ([Options.Tools]) is
-// called in this goroutine, its arguments checked against its schema.
+// called in this goroutine, its arguments checked against its schema. A
+// name that matches no tool first starts the servers whose tools are known
+// only from the cache, which may have the tool now (see [StartLazy]).
 func (h *Host) CallTool(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
 	return guard(h, ctx, func(ctx context.Context) (*tool.Result, error) {
 		exposed, err := h.ResolveTool(name)
+		if errors.Is(err, ErrUnknownTool) {
+			// A server known only from the cache may have the tool now
+			// (it was upgraded): it is asked before the name is unknown.
+			if woke, werr := h.manager.ConfirmCached(ctx, name); werr != nil {
+				return nil, serverError(werr)
+			} else if woke {
+				exposed, err = h.ResolveTool(name)
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

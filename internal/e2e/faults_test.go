@@ -254,7 +254,8 @@ func TestFaultServerExitsBetweenCalls(t *testing.T) {
 }
 
 // TestFaultServerCrashesDuringCall: the pending call becomes an error for
-// the model quoting the server's last stderr line (cleaned of escapes);
+// the model saying how the server ended (its exit status), then quoting
+// its last stderr lines (cleaned of escapes);
 // the next call goes to the restarted server.
 func TestFaultServerCrashesDuringCall(t *testing.T) {
 	e := newFaultEnv(t)
@@ -272,13 +273,14 @@ func TestFaultServerCrashesDuringCall(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
 	reqs := ollama.Requests()
-	if got := told(reqs[:2]); len(got) != 1 || got[0] != `Error: server "f" exited: fault: segfault in handler` {
+	if got := told(reqs[:2]); len(got) != 1 || got[0] != "Error: server \"f\" exited (exit status 3); its last stderr lines: fault: segfault in handler" {
 		t.Errorf("model told %q", got)
 	}
 	if got := told(reqs); len(got) != 2 || got[1] != "Echo: after" {
 		t.Errorf("after the restart the model got %q", got)
 	}
-	if !strings.Contains(out.stderr, `server "f" exited: fault: segfault in handler`) || rawTerminal(out.stderr) {
+	// The progress line previews the error: how the server ended comes first.
+	if !strings.Contains(out.stderr, `server "f" exited (exit status 3); its last stderr lines: `) || rawTerminal(out.stderr) {
 		t.Errorf("stderr: %q", out.stderr)
 	}
 	if n := len(e.pids("f")); n != 2 {
@@ -308,7 +310,8 @@ func TestFaultParallelCallsAndACrash(t *testing.T) {
 	if out.code != 0 || out.stdout != "done\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
-	want := []string{`Error: server "f" exited: fault: boom`, "Echo: fine", `Error: server "f" exited: fault: boom`}
+	crashed := "Error: server \"f\" exited (exit status 3); its last stderr lines: fault: boom"
+	want := []string{crashed, "Echo: fine", crashed}
 	if got := told(ollama.Requests()); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("model told %q, want %q", got, want)
 	}
@@ -350,7 +353,8 @@ func TestFaultToolHangs(t *testing.T) {
 			if out.code != 0 || out.stdout != "done\n" {
 				t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 			}
-			want := []string{fmt.Sprintf(`Error: server "f": tool %q did not answer within 1s; the call was cancelled`, tool), "Echo: still there"}
+			want := []string{fmt.Sprintf(`Error: server "f": tool %q did not answer within 1s; the call was cancelled`, tool) +
+				" (run with --debug to see the server's messages; a slow tool gets more time with \"toolTimeout\": \"5m\" in the entry of \"f\")", "Echo: still there"}
 			if got := told(ollama.Requests()); strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Errorf("model told %q, want %q", got, want)
 			}

@@ -42,6 +42,9 @@
 //	                    docs:/docs/style-guide), the prompt "embedded" (the
 //	                    first two embedded) and the tool "fail" (an error
 //	                    result)
+//	-kill-on-crash      the crash tool kills the process (SIGKILL; on Windows
+//	                    TerminateProcess) after its message, instead of exiting
+//	-call-stderr TEXT   write TEXT to stderr as each tool call begins
 //
 // The environment variable FAULTSERVER_VARIANT changes the server without
 // changing its command line (which is what a tool-list cache keys on):
@@ -91,6 +94,8 @@ type options struct {
 	code, exitStarts, exitAfter, many              int
 	exitAtStart, hangInit, grandchild, escape      bool
 	ignoreTerm, ignoreEOF, sleeper, content        bool
+	killOnCrash                                    bool
+	callStderr                                     string
 	endless                                        int // tools per page of a list without end
 }
 
@@ -124,6 +129,8 @@ func Main() int {
 	fs.BoolVar(&o.ignoreEOF, "ignore-eof", false, "keep running after stdin closes")
 	fs.BoolVar(&o.sleeper, "sleeper", false, "internal: be the grandchild")
 	fs.BoolVar(&o.content, "content", false, "offer resources without a scheme, an empty text, a prompt embedding them and a tool whose result is an error")
+	fs.BoolVar(&o.killOnCrash, "kill-on-crash", false, "the crash tool kills the process instead of exiting")
+	fs.StringVar(&o.callStderr, "call-stderr", "", "write this to stderr as each tool call begins")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		return 2
 	}
@@ -179,6 +186,16 @@ func Main() int {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, nil)
 	if o.endless > 0 {
 		srv.AddReceivingMiddleware(f.endlessTools)
+	}
+	if o.callStderr != "" {
+		srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "tools/call" {
+					fmt.Fprintln(os.Stderr, o.callStderr)
+				}
+				return next(ctx, method, req)
+			}
+		})
 	}
 	f.addTools(srv)
 	f.addFeatureTools(srv)
@@ -385,6 +402,12 @@ func (f *fault) addTools(srv *mcp.Server) {
 		}
 		fmt.Fprintln(os.Stderr, msg)
 		f.event("crash")
+		if f.opts.killOnCrash {
+			if self, err := os.FindProcess(os.Getpid()); err == nil {
+				_ = self.Kill()
+				sleepForever()
+			}
+		}
 		os.Exit(f.opts.code)
 		return nil, nil, nil
 	})

@@ -23,7 +23,10 @@ const cacheFormat = 2
 // any server starts and starts only the servers it uses. A catalogue is
 // keyed by what defines the server (transport, the command's resolved
 // file, args, env, working directory, URL, headers, whether it is given
-// roots; see cacheKey): a change to any of them is another server. The server's own name and version are
+// roots; see cacheKey) and by what it runs (the executable's size and
+// modification time, the script or package version a launcher runs; see
+// launchedIdentity): a change to any of them is another server, so an
+// upgrade in place is listed afresh. The server's own name and version are
 // kept with it; a live catalogue that differs replaces it.
 type toolCache struct {
 	dir string
@@ -76,8 +79,12 @@ func cacheKey(spec config.ServerSpec) []byte {
 		dir = abs
 	}
 	command := spec.Command
+	var program []string
 	if spec.Transport == config.TransportStdio || spec.Transport == "" {
 		command = resolvedCommand(spec.Command, dir)
+		// The same path may hold another version tomorrow.
+		program = append(program, fileIdentity(command))
+		program = append(program, launchedIdentity(spec.Command, command, spec.Args, dir)...)
 	}
 	key, _ := json.Marshal(struct {
 		Transport config.Transport  `json:"t"`
@@ -91,7 +98,10 @@ func cacheKey(spec config.ServerSpec) []byte {
 		// A server given roots may offer other tools (server-everything's
 		// get-roots-list); which roots does not matter.
 		Roots bool `json:"r"`
-	}{spec.Transport, command, spec.Args, spec.Env, dir, spec.URL, spec.Headers, spec.FallbackSSE, len(spec.Roots) > 0})
+		// Program is the identity of the executable and of the script
+		// or package a launcher runs (see launchedIdentity).
+		Program []string `json:"p,omitempty"`
+	}{spec.Transport, command, spec.Args, spec.Env, dir, spec.URL, spec.Headers, spec.FallbackSSE, len(spec.Roots) > 0, program})
 	return key
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -41,15 +42,20 @@ func (e *notSent) Is(target error) bool { return target == errSendAgain }
 // Every failure is an error worded for the model and the user, naming the
 // server and tool:
 //
+//   - a name no tool has is unknown (ErrUnknownTool), but only once the
+//     servers whose tools are known only from the cache have been asked
+//     (see ConfirmCached): an upgraded server may have the tool;
 //   - a server that is starting or restarting is waited for, ReadyWait at
 //     most, then the call fails (ErrServerUnavailable);
 //   - no answer and no progress within the server's ToolTimeout, or no
 //     answer within its ToolTotalTimeout however much progress it
 //     reported: the server is sent notifications/cancelled (tasks/cancel
-//     for a task) and stays usable (ErrToolTimeout);
-//   - the server exits during the call: "server X exited: <its last
-//     stderr line>" (ErrServerUnavailable). It is restarted, but the call
-//     is not repeated: the tool may have acted before the exit;
+//     for a task) and stays usable (ErrToolTimeout); the error quotes
+//     what the server wrote to stderr during the call;
+//   - the server exits during the call: "server X exited (exit status
+//     3); its last stderr lines: …", or "was killed (signal: killed)"
+//     (ErrServerUnavailable). It is restarted, but the call is not
+//     repeated: the tool may have acted before the exit;
 //   - an HTTP server lost the session (404): the session is initialised
 //     again and the call sent once more, since the server never took it;
 //   - the server is disabled, restarted or shut down during the call: the
@@ -66,6 +72,18 @@ func (e *notSent) Is(target error) bool { return target == errSendAgain }
 func (m *Manager) Call(ctx context.Context, name string, args map[string]any) (*tool.Result, error) {
 	m.mu.RLock()
 	ref, ok := m.table[name]
+	m.mu.RUnlock()
+	if !ok {
+		// The tool may be new in a server known only from the cache.
+		if woke, err := m.ConfirmCached(ctx, name); err != nil {
+			return nil, err
+		} else if woke {
+			m.mu.RLock()
+			ref, ok = m.table[name]
+			m.mu.RUnlock()
+		}
+	}
+	m.mu.RLock()
 	s := m.byName[ref.Server]
 	m.mu.RUnlock()
 	if !ok || s == nil {
@@ -170,6 +188,7 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, 
 	defer totalTimer.Stop()
 	stop := context.AfterFunc(c.calls, func() { cancel(context.Cause(c.calls)) })
 	defer stop()
+	mark := s.logs.mark()
 	token, pc := m.progress.add(tool.ProgressOf(ctx), func() { idleTimer.Reset(idle) })
 	defer m.progress.remove(token, pc)
 
@@ -197,11 +216,13 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, 
 	case errors.Is(context.Cause(cctx), errCallTimeout):
 		m.log.Debug("tool call timed out", "server", name, "tool", tool, "timeout", idle)
 		return nil, &kindError{kind: ErrToolTimeout, err: err,
-			msg: fmt.Sprintf("server %q: tool %q did not answer within %s; the call was cancelled", name, tool, idle)}
+			msg: fmt.Sprintf("server %q: tool %q did not answer within %s; the call was cancelled", name, tool, idle) +
+				s.meanwhile(mark) + fmt.Sprintf(" (run with --debug to see the server's messages; a slow tool gets more time with \"toolTimeout\": \"5m\" in the entry of %q)", name)}
 	case errors.Is(context.Cause(cctx), errCallTotalTimeout):
 		m.log.Debug("tool call ran out of time", "server", name, "tool", tool, "total", total)
 		return nil, &kindError{kind: ErrToolTimeout, err: err,
-			msg: fmt.Sprintf("server %q: tool %q was still running after %s (its toolTotalTimeout); the call was cancelled", name, tool, total)}
+			msg: fmt.Sprintf("server %q: tool %q was still running after %s (its toolTotalTimeout); the call was cancelled", name, tool, total) +
+				s.meanwhile(mark) + fmt.Sprintf(" (run with --debug to see the server's messages; a long tool gets more time with \"toolTotalTimeout\": \"30m\" in the entry of %q)", name)}
 	case c.calls.Err() != nil:
 		<-c.ended // stop records the reason before it cancels calls
 		return nil, c.endErr
@@ -230,6 +251,69 @@ func (m *Manager) callOn(ctx context.Context, s *server, c *conn, def tool.Def, 
 		return nil, &kindError{kind: ErrServerUnavailable, msg: c.hdr.bound.tooLarge(name), err: err}
 	}
 	return nil, fmt.Errorf("server %q: calling tool %q: %w", name, tool, err)
+}
+
+// meanwhile quotes what a stdio server wrote to stderr since mark (the
+// start of a call that got no answer): what it was doing instead; "" when
+// it wrote nothing.
+func (s *server) meanwhile(mark int) string {
+	lines := endExcerpt(s.logs.since(mark))
+	if len(lines) == 0 {
+		return ""
+	}
+	return "; meanwhile it wrote: " + inline(lines)
+}
+
+// ConfirmCached is for a tool name that matches no tool: the tools of a
+// server known only from the cache of an earlier run may have changed
+// since (an upgrade the cache could not notice), so such servers are
+// started, or waited for, and their lists taken from them. Which servers:
+// when the name is "server__tool" and server names a server, that one
+// alone, and none when its tools are live already (the tool is surely
+// unknown); otherwise every server whose tools are only cached. It
+// reports whether any server was asked, so that the caller looks the name
+// up again. A server named by the name that cannot start is an error
+// (the start's); others that fail are left out.
+func (m *Manager) ConfirmCached(ctx context.Context, name string) (bool, error) {
+	m.mu.RLock()
+	var named, cached []*server
+	prefix, _, hasPrefix := strings.Cut(name, separator)
+	for _, s := range m.servers {
+		if m.byName[s.spec.Name] != s {
+			continue
+		}
+		if hasPrefix && sanitize(s.spec.Name) == prefix {
+			named = append(named, s)
+		}
+	}
+	pick := named
+	if len(named) == 0 {
+		pick = m.servers
+	}
+	for _, s := range pick {
+		if s.cached != nil && s.offered() && m.byName[s.spec.Name] == s {
+			cached = append(cached, s)
+		}
+	}
+	m.mu.RUnlock()
+	if len(cached) == 0 {
+		return false, nil
+	}
+	m.log.Debug("unknown tool: asking the servers whose tools were cached", "tool", name, "servers", len(cached))
+	errs := make([]error, len(cached))
+	var wg sync.WaitGroup
+	for i, s := range cached {
+		wg.Go(func() {
+			if _, errs[i] = m.readyConn(ctx, s); errs[i] == nil {
+				m.awaitLists(ctx, s)
+			}
+		})
+	}
+	wg.Wait()
+	if len(named) > 0 && len(cached) == 1 && errs[0] != nil {
+		return false, errs[0]
+	}
+	return true, ctx.Err()
 }
 
 // wake starts an idle server, once: its tools were known from the cache

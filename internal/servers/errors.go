@@ -22,7 +22,8 @@ var (
 	// ErrToolTimeout means the call got no answer within the server's
 	// tool timeout; the server was told to cancel it.
 	ErrToolTimeout = errors.New("tool call timed out")
-	// ErrAuth means an HTTP server refused our credentials (401 or 403).
+	// ErrAuth means an HTTP server refused our credentials (401) or the
+	// access (403).
 	ErrAuth = errors.New("authentication failed")
 	// ErrUnknownPrompt means no server offers a prompt of that name.
 	ErrUnknownPrompt = errors.New("unknown prompt")

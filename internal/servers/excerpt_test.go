@@ -17,6 +17,8 @@ func TestStderrExcerptFindsTheCause(t *testing.T) {
 			[]string{"throw new ERR_UNKNOWN_BUILTIN_MODULE(specifier);", "Error [ERR_UNKNOWN_BUILTIN_MODULE]: No such built-in module: node:sqlite", "at new NodeError (node:internal/errors:405:5)", "code: 'ERR_UNKNOWN_BUILTIN_MODULE'", "}"}},
 		{"npm's log pointer is noise", []string{"npm error code E404", "npm error 404 Not Found - GET https://registry.npmjs.org/@x%2fnope", "npm error A complete log of this run can be found in: /root/.npm/_logs/x.log"},
 			[]string{"npm error code E404", "npm error 404 Not Found - GET https://registry.npmjs.org/@x%2fnope"}},
+		{"what it is doing", []string{"MCP server listening on http://localhost:8931/mcp", "debug: plugins loaded", "debug: heartbeat 1", "debug: heartbeat 2", "debug: heartbeat 3"},
+			[]string{"MCP server listening on http://localhost:8931/mcp", "debug: heartbeat 1", "debug: heartbeat 2", "debug: heartbeat 3"}},
 		{"nothing", []string{"", "  "}, []string{}},
 	}
 	for _, tt := range tests {

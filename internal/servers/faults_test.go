@@ -164,7 +164,7 @@ func TestCrashDuringCallRestarts(t *testing.T) {
 	first := status(m, "f").PID
 
 	_, err := m.Call(t.Context(), "f__crash", nil)
-	if !errors.Is(err, ErrServerUnavailable) || err.Error() != `server "f" exited: fault: disk on fire` {
+	if !errors.Is(err, ErrServerUnavailable) || err.Error() != "server \"f\" exited (exit status 3); its last stderr lines: fault: disk on fire" {
 		t.Errorf("call during which the server crashed: %v", err)
 	}
 	// The state is settled before the call learns of the exit.
@@ -273,7 +273,8 @@ func TestToolTimeout(t *testing.T) {
 	for _, tool := range []string{"hang", "stubborn"} {
 		begin := time.Now()
 		_, err := m.Call(t.Context(), "f__"+tool, nil)
-		want := fmt.Sprintf(`server "f": tool %q did not answer within 300ms; the call was cancelled`, tool)
+		want := fmt.Sprintf(`server "f": tool %q did not answer within 300ms; the call was cancelled`, tool) +
+			" (run with --debug to see the server's messages; a slow tool gets more time with \"toolTimeout\": \"5m\" in the entry of \"f\")"
 		if !errors.Is(err, ErrToolTimeout) || err.Error() != want {
 			t.Errorf("%s: %v, want %q", tool, err, want)
 		}

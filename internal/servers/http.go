@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/internal/servers/oauth"
+	"github.com/mcphost/mcphost/internal/termtext"
 )
 
 // HTTP retries: a request that failed in a way worth another try is sent
@@ -42,6 +45,9 @@ type headerTransport struct {
 	origin  oauth.Origin
 	headers map[string]string
 	failed  atomic.Int32 // last status >= 400, 0 if none
+	// reason is what the server said with its last refusal (401 or
+	// 403), shown as refusalReason words it; "" when it said nothing.
+	reason atomic.Pointer[string]
 	// bound bounds every answer's body (see boundedTransport).
 	bound *boundedTransport
 }
@@ -59,6 +65,10 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
 	case err != nil:
 	case resp.StatusCode >= 400:
+		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+			reason := refusalReason(resp)
+			t.reason.Store(&reason)
+		}
 		t.failed.Store(int32(resp.StatusCode))
 	case resp.StatusCode < 300:
 		t.failed.Store(0)
@@ -66,10 +76,98 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// authFailed reports whether the last answer refused our credentials.
+// authFailed reports whether the last answer refused our credentials
+// (401) or the access (403).
 func (t *headerTransport) authFailed() bool {
 	code := t.failed.Load()
 	return code == http.StatusUnauthorized || code == http.StatusForbidden
+}
+
+// forbidden reports whether the last answer was 403: the server knew who
+// we are, or did not care, and refused the access all the same.
+func (t *headerTransport) forbidden() bool {
+	return t.failed.Load() == http.StatusForbidden
+}
+
+// lastReason is what the server gave as the reason of its last refusal,
+// or "".
+func (t *headerTransport) lastReason() string {
+	if r := t.reason.Load(); r != nil {
+		return *r
+	}
+	return ""
+}
+
+// Bounds of the reason quoted from a refusal's body.
+const (
+	maxReasonRead  = 4 << 10
+	maxReasonShown = 300
+)
+
+// refusalReason reads the reason a server gave with a refusal from the
+// start of its body, which is put back for the SDK: the message of a JSON
+// error (JSON-RPC's error.message, OAuth's error and error_description,
+// or a message or detail field), else the text itself. HTML pages and
+// text that repeats the status say nothing. The reason is one line, cut
+// to maxReasonShown characters, hidden characters shown by their code,
+// since it is the server's word, quoted to a person.
+func refusalReason(resp *http.Response) string {
+	if resp.Body == nil || resp.Body == http.NoBody {
+		return ""
+	}
+	head, err := io.ReadAll(io.LimitReader(resp.Body, maxReasonRead))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	if err != nil && len(head) == 0 {
+		return ""
+	}
+	text := strings.TrimSpace(string(head))
+	if reason := jsonReason(head); reason != "" {
+		text = reason
+	} else if strings.HasPrefix(text, "{") || strings.HasPrefix(text, "<") || strings.Contains(resp.Header.Get("Content-Type"), "html") {
+		return ""
+	}
+	text = strings.TrimSpace(termtext.Reveal(text))
+	if strings.EqualFold(strings.Trim(text, ".! "), http.StatusText(resp.StatusCode)) {
+		return ""
+	}
+	return termtext.Truncate(text, maxReasonShown)
+}
+
+// jsonReason is the message of a JSON error body, or "".
+func jsonReason(body []byte) string {
+	var doc struct {
+		Error            json.RawMessage `json:"error"`
+		ErrorDescription string          `json:"error_description"`
+		Message          string          `json:"message"`
+		Detail           string          `json:"detail"`
+		Title            string          `json:"title"`
+	}
+	if json.Unmarshal(body, &doc) != nil {
+		return ""
+	}
+	var parts []string
+	var code string
+	var inner struct {
+		Message string `json:"message"`
+	}
+	switch {
+	case json.Unmarshal(doc.Error, &code) == nil && code != "":
+		parts = append(parts, code)
+	case json.Unmarshal(doc.Error, &inner) == nil && inner.Message != "":
+		parts = append(parts, inner.Message)
+	}
+	for _, p := range []string{doc.ErrorDescription, doc.Message, doc.Detail} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 && doc.Title != "" {
+		parts = append(parts, doc.Title)
+	}
+	return strings.Join(parts, ": ")
 }
 
 // lastFailure describes the last HTTP error status ("HTTP 401

@@ -55,7 +55,7 @@ func TestServerExitAfterStart(t *testing.T) {
 	// This call may still meet the dead process (the exit is noticed a
 	// moment later), which must say so; the next one waits for the restart.
 	if _, err := m.Call(t.Context(), "ev__echo", map[string]any{"message": "x"}); err != nil &&
-		(!errors.Is(err, ErrServerUnavailable) || !strings.HasPrefix(err.Error(), `server "ev" exited: `)) {
+		(!errors.Is(err, ErrServerUnavailable) || !strings.HasPrefix(err.Error(), `server "ev" was killed (signal: killed)`)) {
 		t.Errorf("call to the dead server: %v", err)
 	}
 	if got := call(t, m, "ev__echo", map[string]any{"message": "again"}); got != "Echo: again" {

@@ -183,6 +183,9 @@ type conn struct {
 	auth   *oauth.Client // the server's sign-in, for an HTTP server that has one
 	// transport is the one this connection uses.
 	transport config.Transport
+	// logMark is where the server's log stood when this connection
+	// began: what it wrote before is another process's.
+	logMark int
 	// raw keeps the tool definitions as the server sent them.
 	raw *rawTools
 	// life is the lifetime of the transport (HTTP streams, a builtin
@@ -333,6 +336,7 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 
 	mark := s.logs.mark()
 	c, cat, err := m.connect(startCtx, s)
+	c.logMark = mark
 	if err != nil {
 		c.kill()
 		serr, transient := s.startError(ctx, startCtx, m.life, timeout, c, err, mark)
@@ -625,13 +629,27 @@ func (s *server) startError(ctx, startCtx, life context.Context, timeout time.Du
 	return e, transient
 }
 
-// authMessage words a refusal of our credentials, without their values.
+// authMessage words a refusal, without the credentials' values: a 401
+// refused the credentials; a 403 refused the access, which other
+// credentials may not change, so it is not called a credentials problem.
+// The server's own reason, when it gave one, is quoted.
 func authMessage(spec config.ServerSpec, hdr *headerTransport) string {
 	where := "its headers"
 	if spec.Source != "" {
 		where += " in " + spec.Source
 	}
-	return fmt.Sprintf("server %q: authentication failed (%s) at %s: check the credentials in %s", spec.Name, hdr.lastFailure(), shownURL(spec.URL), where)
+	said := ""
+	if reason := hdr.lastReason(); reason != "" {
+		said = fmt.Sprintf(" (the server said: %s)", reason)
+	}
+	if hdr.forbidden() {
+		why := "the account or key in " + where + " may lack a permission the server asks for"
+		if len(spec.Headers) == 0 {
+			why = "it may need credentials, which go in " + where
+		}
+		return fmt.Sprintf("server %q: access forbidden (%s) at %s%s: the server refused access; %s", spec.Name, hdr.lastFailure(), shownURL(spec.URL), said, why)
+	}
+	return fmt.Sprintf("server %q: authentication failed (%s) at %s: check the credentials in %s%s", spec.Name, hdr.lastFailure(), shownURL(spec.URL), where, said)
 }
 
 // lastWords is the best one-line account of why a stdio server ended: its
@@ -649,6 +667,21 @@ func (s *server) lastWords(c *conn, err error) string {
 		return "connection closed"
 	}
 	return err.Error()
+}
+
+// endMessage says how a stdio server that was running ended: how its
+// process ended first (an exit status or the signal that killed it), then
+// its last stderr lines; not only its last line, which may be any log.
+// It is one line: it is a call's error too.
+func (s *server) endMessage(c *conn, err error) string {
+	how := fmt.Sprintf("server %q %s", s.spec.Name, c.proc.ending())
+	if lines := endExcerpt(s.logs.since(c.logMark)); len(lines) > 0 {
+		return how + "; its last stderr lines: " + inline(lines)
+	}
+	if c.proc.exitStatus() != "" {
+		return how
+	}
+	return how + ": " + s.lastWords(c, err)
 }
 
 // watch waits for the session to end. Unless we ended it, the server died:
@@ -670,7 +703,7 @@ func (m *Manager) watch(s *server, c *conn) {
 		// moment to exit so its exit status and last words are known.
 		c.proc.waitExit(stdinGrace)
 		c.proc.waitStderr(stderrDrain)
-		msg = fmt.Sprintf("server %q exited: %s", s.spec.Name, s.lastWords(c, werr))
+		msg = s.endMessage(c, werr)
 	case c.hdr != nil && c.hdr.bound.tripped():
 		msg = c.hdr.bound.tooLarge(s.spec.Name)
 	case c.hdr != nil && c.hdr.authFailed():

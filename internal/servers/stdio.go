@@ -132,6 +132,21 @@ func (p *proc) exitStatus() string {
 	return p.cmd.ProcessState.String()
 }
 
+// ending describes how the process ended, for a message: "exited (exit
+// status 3)", "was killed (signal: killed)"; "exited" while it has not
+// been reaped.
+func (p *proc) ending() string {
+	st := p.exitStatus()
+	switch {
+	case st == "":
+		return "exited"
+	case p.cmd.ProcessState.Exited():
+		return "exited (" + st + ")"
+	default:
+		return "was killed (" + st + ")"
+	}
+}
+
 // exitedNormally reports whether the process ended by itself with an exit
 // code, rather than by a signal.
 func (p *proc) exitedNormally() bool {
