@@ -53,7 +53,7 @@ func TestUpgradedServerIsNotServedFromTheCache(t *testing.T) {
 		t.Errorf("warm list after the upgrade: exit %d, stdout %q, stderr %q; want the new tool pad_1, listed live", out.code, out.stdout, out.stderr)
 	}
 	call := runBinary(t, invocation{args: []string{"tools", "call", "up__pad_1"}, dir: e.dir, home: home})
-	if call.code != 0 || call.stdout != "padded\n" {
+	if call.code != 0 || call.stdout != "padded" {
 		t.Errorf("calling the new tool: exit %d, stdout %q, stderr %q", call.code, call.stdout, call.stderr)
 	}
 	e.noneLeft("up")
@@ -81,7 +81,7 @@ func TestUnknownToolAsksTheCachedServer(t *testing.T) {
 		}
 		g := e.startCount("g")
 		out := runBinary(t, invocation{args: []string{"tools", "call", tc.name, `{"message": "hi"}`}, dir: e.dir, home: home, env: renamed})
-		if out.code != 0 || out.stdout != "Echo: hi\n" {
+		if out.code != 0 || out.stdout != "Echo: hi" {
 			t.Errorf("tools call %s: exit %d, stdout %q, stderr %q; want the upgraded server asked", tc.name, out.code, out.stdout, out.stderr)
 		}
 		if got := e.startCount("g") - g; got != tc.gStart {
