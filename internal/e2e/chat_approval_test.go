@@ -34,6 +34,7 @@ func filesystemChat(t *testing.T, data string, replies ...ollamatest.Reply) (*te
 }
 
 func TestChatShowsAnEditAsADiffAndAppliesIt(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	file := filepath.Join(data, "main.go")
 	if err := os.WriteFile(file, []byte("package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"), 0o644); err != nil {
@@ -73,6 +74,7 @@ func TestChatShowsAnEditAsADiffAndAppliesIt(t *testing.T) {
 }
 
 func TestChatFoldsALongWriteAndShowsItAllOnV(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	var lines []string
 	for i := range 300 {

@@ -20,6 +20,7 @@ import (
 // would start and asks before anything starts; yes records the trust and
 // uses the file, no leaves it out.
 func TestChatAsksToTrustAProjectFile(t *testing.T) {
+	t.Parallel()
 	for _, yes := range []bool{true, false} {
 		t.Run(fmt.Sprintf("yes=%v", yes), func(t *testing.T) {
 			ollama := ollamatest.NewServer()
