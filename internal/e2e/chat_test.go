@@ -226,6 +226,7 @@ func TestChatDisableHidesTools(t *testing.T) {
 }
 
 func TestChatCtrlCCancelsASlowToolCall(t *testing.T) {
+	// Not parallel: the cancellation is timed (20s).
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(

@@ -305,6 +305,7 @@ func TestProgressAndTasksInStreamJSON(t *testing.T) {
 }
 
 func TestCtrlCCancelsATask(t *testing.T) {
+	// Not parallel: the stop is timed (5s).
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	ollama := ollamatest.NewServer()

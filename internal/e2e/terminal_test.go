@@ -147,6 +147,7 @@ func markdownModel() *ollamatest.Server {
 // timeouts of terminal libraries; a theme chosen by flag or COLORFGBG asks
 // nothing, and TERM=dumb gets no escape sequence at all.
 func TestOneShotNeverWaitsOnASilentTerminal(t *testing.T) {
+	// Not parallel: the run's time is checked, and a loaded machine stretches it.
 	model := markdownModel()
 	defer model.Close()
 
@@ -210,6 +211,7 @@ func TestOneShotNeverWaitsOnASilentTerminal(t *testing.T) {
 // then opens its prompt without waiting for an answer that never comes,
 // and asks nothing more while it is used.
 func TestChatStartsAtOnceOnASilentTerminal(t *testing.T) {
+	// Not parallel: the pseudo-terminal's timing is what it checks.
 	model := markdownModel()
 	defer model.Close()
 	st := newSilentTerminal(t)
