@@ -69,6 +69,9 @@ func TestChatShowsAnEditAsADiffAndAppliesIt(t *testing.T) {
 	if want := "package main\n\nfunc main() {\n\tprintln(\"hello\")\n\tprintln(\"world\")\n}\n"; string(got) != want {
 		t.Errorf("the file holds\n%s\nwant\n%s", got, want)
 	}
+	// Ctrl-D waits for the prompt: a key typed while the answer is
+	// drawn is lost.
+	term.waitFor("> Ask anything, or /help")
 	term.keys("C-d")
 	term.waitExit()
 }
