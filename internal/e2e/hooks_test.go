@@ -222,6 +222,7 @@ func TestHooksListAndValidate(t *testing.T) {
 // go), naming the event meant; --no-hooks always runs, whatever is wrong
 // in the hooks files, even one that does not parse.
 func TestMisspeltHookEventSaysWhatWasMeantAndNoHooksRuns(t *testing.T) {
+	t.Parallel()
 	e := newHookEnv(t)
 	e.hooks("hooks:\n  PostToolUs:\n    - hooks: [{type: command, command: \"true\"}]\n")
 	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hi"}, dir: e.dir, home: e.home, host: e.model.URL})

@@ -604,6 +604,7 @@ const (
 // there) is named in the error, with where it came from: the variable,
 // the flag or the config file.
 func TestOllamaAddressErrorsSayWhereTheAddressCameFrom(t *testing.T) {
+	t.Parallel()
 	notOllama := httptest.NewServer(http.NotFoundHandler())
 	defer notOllama.Close()
 	dir := t.TempDir()

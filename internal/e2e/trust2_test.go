@@ -264,6 +264,7 @@ func TestProjectProviderURLIsWarned(t *testing.T) {
 // mcphost servers, a check of the config, says that it left an untrusted
 // project file out, as tools list and -p do.
 func TestServersWarnsOfAnUntrustedProjectFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {"proj": {"command": "true"}}}`)
 	for _, args := range [][]string{{"servers"}, {"tools", "list"}} {
