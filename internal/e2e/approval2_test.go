@@ -78,6 +78,7 @@ func projectServer(t *testing.T, variant string) string {
 // run in A must not be offered B's cached list nor allow A's echo without
 // approval.
 func TestCachedToolsOfAnotherProjectDoNotDecide(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	projectA, projectB := projectServer(t, ""), projectServer(t, "readonly")
 	call := ollamatest.Call("f__echo", map[string]any{"message": "hi"})
@@ -102,6 +103,7 @@ func TestCachedToolsOfAnotherProjectDoNotDecide(t *testing.T) {
 // read-only when its list was cached no longer marks it so; the call is
 // decided on the live list, and refused in a run that cannot ask.
 func TestToolNoLongerReadOnlyIsAsked(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", ""))
 	home := t.TempDir()
@@ -136,6 +138,7 @@ const vaultSecret = "s3cr3t-vault-token"
 // asks (refused where no one can be asked); with no rule, reading is
 // allowed.
 func TestDeniedServerResourcesAreNotRead(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("vault", "", "-secret", vaultSecret), e.server("open", "", "-secret", "public notes"))
 	named := ollamatest.Call("mcphost__read_resource", map[string]any{"uri": "secret://vault/token", "server": "vault"})
@@ -187,6 +190,7 @@ func TestDeniedServerResourcesAreNotRead(t *testing.T) {
 // TestPipedResourceRefIsNotRead: "@SERVER:URI" in piped input is data: the
 // resource is not read nor attached; the same words typed with -p are.
 func TestPipedResourceRefIsNotRead(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("vault", "", "-secret", vaultSecret))
 	model := ollamatest.NewServer()

@@ -14,6 +14,7 @@ import (
 // image to a vision model, and that a missing file stops the run before
 // anything is sent.
 func TestOneShotAttachesFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o755); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestChatMCPLoginSignsInAndTheServerIsUsed(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(

@@ -112,6 +112,7 @@ func (s *authSetup) noBrowserOpened(t *testing.T, want int) {
 }
 
 func TestAuthLoginCallRefreshLogout(t *testing.T) {
+	t.Parallel()
 	// Tokens live 30 s: less than the refresh margin, so every later run
 	// refreshes the token before it sends it.
 	s := newAuthSetup(t, oauthserver.Options{Scopes: []string{"mcp:read"}, TokenLifetime: 30 * time.Second})
@@ -220,6 +221,7 @@ func checkNoSecrets(t *testing.T, what string, out outcome, secrets []string) {
 }
 
 func TestOneShotRunWithoutSignInFailsWithoutBrowser(t *testing.T) {
+	t.Parallel()
 	s := newAuthSetup(t, oauthserver.Options{})
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
@@ -234,6 +236,7 @@ func TestOneShotRunWithoutSignInFailsWithoutBrowser(t *testing.T) {
 }
 
 func TestTokenGoesToItsServerAlone(t *testing.T) {
+	t.Parallel()
 	s := newAuthSetup(t, oauthserver.Options{})
 	if out := s.run(t, s.withBrowser, "auth", "login", "remote"); out.code != 0 {
 		t.Fatalf("auth login: exit %d, stderr %q", out.code, out.stderr)
@@ -265,6 +268,7 @@ func TestTokenGoesToItsServerAlone(t *testing.T) {
 }
 
 func TestRunSignsInWithBrowserAndStepsUp(t *testing.T) {
+	t.Parallel()
 	// A --url server met for the first time, with $BROWSER set: the run
 	// signs in by itself, and steps up when the call needs another scope.
 	s := newAuthSetup(t, oauthserver.Options{Scopes: []string{"mcp:read"}, StepUpScope: "mcp:write"})

@@ -152,6 +152,8 @@ func (h *hugeServer) writeTools(w io.Writer, id json.RawMessage) {
 // refused past the 16 MiB message bound with an error naming the server,
 // having read little more than the bound.
 func TestAHugeAnswerOverHTTPIsRefused(t *testing.T) {
+	// Not parallel: reading 16 MB under the race detector must fit in the
+	// server's 20s start timeout, which a loaded machine can miss.
 	for _, mode := range []string{"json", "sse", "legacy"} {
 		t.Run(mode, func(t *testing.T) {
 			h := &hugeServer{size: 40 << 20, mode: mode, events: make(chan func(io.Writer), 4)}
@@ -182,6 +184,7 @@ func TestAHugeAnswerOverHTTPIsRefused(t *testing.T) {
 // never end, or list more tools than mcphost's bound, fails to start with
 // an error naming it and the bound; the run ends instead of growing.
 func TestEndlessPaginationIsStopped(t *testing.T) {
+	// Not parallel: the server must list its pages within its 5s timeout, which a loaded machine can miss.
 	for _, c := range []struct {
 		name, size, want string
 	}{
@@ -208,6 +211,7 @@ func TestEndlessPaginationIsStopped(t *testing.T) {
 // never silent for --model-idle-timeout, still ends at --model-timeout,
 // with exit 3 and an error naming the flag, and is not asked again.
 func TestATricklingModelIsStopped(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	const n = 2000

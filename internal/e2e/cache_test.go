@@ -60,6 +60,7 @@ func newCallingModel(t *testing.T, e *faultEnv, tool string, servers ...string) 
 }
 
 func TestWarmCacheStartsOnlyTheServerCalled(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("a", ""), e.server("b", ""))
 	home := t.TempDir()
@@ -100,6 +101,7 @@ func TestWarmCacheStartsOnlyTheServerCalled(t *testing.T) {
 }
 
 func TestCachedListThatChangedIsReplaced(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", ""))
 	home := t.TempDir()
@@ -127,6 +129,7 @@ func TestCachedListThatChangedIsReplaced(t *testing.T) {
 }
 
 func TestCachedServerThatNoLongerStartsFailsItsCalls(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", ""))
 	home := t.TempDir()

@@ -34,6 +34,7 @@ func filesystemChat(t *testing.T, data string, replies ...ollamatest.Reply) (*te
 }
 
 func TestChatShowsAnEditAsADiffAndAppliesIt(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	file := filepath.Join(data, "main.go")
 	if err := os.WriteFile(file, []byte("package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"), 0o644); err != nil {
@@ -68,11 +69,15 @@ func TestChatShowsAnEditAsADiffAndAppliesIt(t *testing.T) {
 	if want := "package main\n\nfunc main() {\n\tprintln(\"hello\")\n\tprintln(\"world\")\n}\n"; string(got) != want {
 		t.Errorf("the file holds\n%s\nwant\n%s", got, want)
 	}
+	// Ctrl-D waits for the prompt: a key typed while the answer is
+	// drawn is lost.
+	term.waitFor("> Ask anything, or /help")
 	term.keys("C-d")
 	term.waitExit()
 }
 
 func TestChatFoldsALongWriteAndShowsItAllOnV(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	var lines []string
 	for i := range 300 {

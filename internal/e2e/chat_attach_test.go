@@ -15,6 +15,7 @@ import (
 // directory and then the file with Tab, and checks that the file reached
 // the model; a missing file is an error and nothing is sent.
 func TestChatAttachesAFileCompletedWithTab(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Milk it is."})

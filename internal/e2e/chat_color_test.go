@@ -50,6 +50,7 @@ func colorChat(t *testing.T, noColor string) string {
 // on a terminal, a blank line between turns; NO_COLOR=1 has no colour at
 // all on those lines.
 func TestChatColoursFollowConventions(t *testing.T) {
+	t.Parallel()
 	s := colorChat(t, "")
 	lines := strings.Split(s, "\n")
 	line := func(prefix string) string {

@@ -11,6 +11,7 @@ import (
 // TestChatWarnsAboutMisspeltConfigKeys checks that the chat, too, names a
 // misspelt key of the config with the key probably meant.
 func TestChatWarnsAboutMisspeltConfigKeys(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := t.TempDir()

@@ -24,6 +24,7 @@ import (
 // escape sequence too) answers nothing: it must not be read as Esc and
 // two letters, the last of which ("A" of Up) would allow the tool.
 func TestChatEscDeclinesAnApproval(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -52,6 +53,7 @@ func TestChatEscDeclinesAnApproval(t *testing.T) {
 // before its long content (not below a screenful of it), and v still
 // shows the exact JSON.
 func TestChatApprovalShowsTheShortArgumentsFirst(t *testing.T) {
+	t.Parallel()
 	var lines []string
 	for i := range 40 {
 		lines = append(lines, fmt.Sprintf("content row %02d", i))
@@ -88,6 +90,7 @@ func TestChatApprovalShowsTheShortArgumentsFirst(t *testing.T) {
 // starts at the left edge with a word's rest), and no word is cut in
 // two: the words of the rows are the words of the text joined back.
 func TestChatHelpWrapsBetweenWords(t *testing.T) {
+	t.Parallel()
 	for _, cols := range []int{80, 60} {
 		t.Run(fmt.Sprint(cols), func(t *testing.T) {
 			model := ollamatest.NewServer()
@@ -135,6 +138,7 @@ func TestChatHelpWrapsBetweenWords(t *testing.T) {
 // turn's thinking in full, every row of it, and after a turn that did not
 // think, says so.
 func TestChatThinkingCanBeSeenAgain(t *testing.T) {
+	t.Parallel()
 	var thought []string
 	for i := range 30 {
 		thought = append(thought, fmt.Sprintf("step %02d of my reasoning about the question.", i))
@@ -168,6 +172,7 @@ func TestChatThinkingCanBeSeenAgain(t *testing.T) {
 // the ones the last turn offered (those the model got), and says how to
 // offer them all.
 func TestChatToolsSaysWhichToolsTheLastTurnOffered(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Noted."})
@@ -204,6 +209,7 @@ func TestChatToolsSaysWhichToolsTheLastTurnOffered(t *testing.T) {
 // grows a row at a time is drawn in place: no copy of it is left in the
 // scrollback (tmux keeps a cleared screen there, as terminals do).
 func TestChatCtrlLLeavesNoCopiesOfTheBox(t *testing.T) {
+	t.Parallel()
 	model := ollamatest.NewServer()
 	defer model.Close()
 	term := startTerminal(t, t.TempDir(), chatEnv(t, model.URL), "-m", "tiny")

@@ -36,6 +36,7 @@ func lastUser(t *testing.T, ollama *ollamatest.Server) string {
 }
 
 func TestChatLongPromptWrapsAndStaysWhole(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Got it."})
@@ -68,6 +69,7 @@ func TestChatLongPromptWrapsAndStaysWhole(t *testing.T) {
 }
 
 func TestChatLongPasteIsFoldedAndSentWhole(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Read them all."})
@@ -102,6 +104,7 @@ func TestChatLongPasteIsFoldedAndSentWhole(t *testing.T) {
 // next (its "y" would approve the call), must not show over the answer,
 // and must be in the next prompt, ready to send.
 func TestChatKeepsTextTypedDuringAnAnswer(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	hold := make(chan struct{})
@@ -141,6 +144,7 @@ func TestChatKeepsTextTypedDuringAnAnswer(t *testing.T) {
 // leaves the chat once the turn is over, as a shell leaves on a Ctrl-D
 // typed ahead; the answer is not cut short.
 func TestChatCtrlDTypedDuringATurnQuits(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	hold := make(chan struct{})
@@ -161,6 +165,7 @@ func TestChatCtrlDTypedDuringATurnQuits(t *testing.T) {
 }
 
 func TestChatEscCancelsATurn(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	hold := make(chan struct{})
@@ -182,6 +187,7 @@ func TestChatEscCancelsATurn(t *testing.T) {
 }
 
 func TestChatCtrlZSuspendsAndFgResumes(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Back again."})
@@ -218,6 +224,7 @@ func TestChatCtrlZSuspendsAndFgResumes(t *testing.T) {
 // input; Ctrl-X Ctrl-E opens it in $EDITOR, on the terminal, and the
 // edited text is what is sent.
 func TestChatCtrlLAndTheEditor(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Edited, then."})

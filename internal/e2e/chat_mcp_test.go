@@ -17,6 +17,7 @@ import (
 )
 
 func TestChatPromptsAndAttachmentsWithCompletion(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Alice is promoted."}, ollamatest.Reply{Content: "A summary."})
@@ -72,6 +73,7 @@ func TestChatPromptsAndAttachmentsWithCompletion(t *testing.T) {
 }
 
 func TestChatAsksAboutSampling(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	sample := ollamatest.Call("everything__trigger-sampling-request", map[string]any{"prompt": "Name a colour.", "maxTokens": 20})
@@ -108,6 +110,8 @@ func TestChatAsksAboutSampling(t *testing.T) {
 }
 
 func TestChatURLElicitationListChangeAndProgress(t *testing.T) {
+	// Not parallel: a progress step is on screen for 100ms, which a
+	// loaded machine's terminal polling can miss.
 	env := newFaultEnv(t)
 	env.config(env.server("fault", ""))
 	ollama := ollamatest.NewServer()

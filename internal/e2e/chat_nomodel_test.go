@@ -16,6 +16,7 @@ import (
 // one is chosen (sending nothing), takes /model NAME (Tab completes it)
 // and goes on with it; no command crashes it.
 func TestChatWithoutAModelOffersTheModels(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer(ollamatest.Model{Name: "lister"}, ollamatest.Model{Name: "qwen3:8b", ContextLength: 8192})
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Hello from lister."})
@@ -66,6 +67,7 @@ func TestChatWithoutAModelOffersTheModels(t *testing.T) {
 
 // A --session file's model is offered to a chat opened without one.
 func TestChatWithoutAModelOffersTheSessionsModel(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer(ollamatest.Model{Name: "lister"})
 	defer ollama.Close()
 	dir := t.TempDir()

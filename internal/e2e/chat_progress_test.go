@@ -58,6 +58,7 @@ func (term *terminal) waitForGrowing(re *regexp.Regexp) {
 // long-running operation the call's line is back, with its own elapsed
 // time and the server's progress notifications.
 func TestChatShowsElapsedTimeAndProgress(t *testing.T) {
+	t.Parallel()
 	hold := make(chan struct{})
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()

@@ -76,6 +76,7 @@ func answerOf(screen, keys string) (answer string, found bool) {
 // during. The second y, typed before that question was drawn, does not
 // answer it.
 func TestChatAsksAnApprovalAndASamplingRequestOneAtATime(t *testing.T) {
+	t.Parallel()
 	term, env, ollama, gate := questionsChat(t)
 	ollama.Enqueue(
 		ollamatest.Reply{ToolCalls: []api.ToolCall{
@@ -122,6 +123,7 @@ func TestChatAsksAnApprovalAndASamplingRequestOneAtATime(t *testing.T) {
 // while an approval waits is drawn once the approval is answered, and the
 // keys typed before it was drawn are not in its answers.
 func TestChatAsksAnApprovalAndAFormOneAtATime(t *testing.T) {
+	t.Parallel()
 	term, env, ollama, gate := questionsChat(t)
 	ollama.Enqueue(
 		ollamatest.Reply{ToolCalls: []api.ToolCall{
@@ -159,6 +161,7 @@ func TestChatAsksAnApprovalAndAFormOneAtATime(t *testing.T) {
 // joiners, bidi controls, tag characters, line separators) as escapes, so
 // the echo approved is the echo seen.
 func TestChatApprovalShowsHiddenCharacters(t *testing.T) {
+	t.Parallel()
 	term, _, ollama, _ := questionsChat(t)
 	hidden := "echo hi\u200b\u200d\u200c\u2060\ufeff\u202e\u2066\u2028\U000E0041\U000E007F"
 	ollama.Enqueue(
@@ -187,6 +190,7 @@ func TestChatApprovalShowsHiddenCharacters(t *testing.T) {
 // TestOneShotToolLineShowsHiddenCharacters: -p's tool lines show hidden
 // characters as escapes; its JSON output keeps the exact text.
 func TestOneShotToolLineShowsHiddenCharacters(t *testing.T) {
+	t.Parallel()
 	env := newFaultEnv(t)
 	env.config(env.server("fault", ""))
 	ollama := ollamatest.NewServer()
@@ -208,6 +212,7 @@ func TestOneShotToolLineShowsHiddenCharacters(t *testing.T) {
 // and newText (a per-edit path) are rows of the question next to the
 // diff, and v shows the arguments' exact JSON.
 func TestChatApprovalShowsEveryKeyOfAnEdit(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	file := filepath.Join(data, "notes.txt")
 	if err := os.WriteFile(file, []byte("one\n"), 0o644); err != nil {
@@ -248,6 +253,7 @@ func TestChatApprovalShowsEveryKeyOfAnEdit(t *testing.T) {
 // rather than drawn beside the prompt being typed, which would share its
 // keys.
 func TestChatDeclinesAFormWhileAPromptIsTyped(t *testing.T) {
+	t.Parallel()
 	term, env, ollama, gate := questionsChat(t)
 	ollama.Enqueue(
 		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fault__form", map[string]any{"gate": gate, "later": true})}},

@@ -61,6 +61,7 @@ func answerTurn(t *testing.T, mode string, reply ollamatest.Reply, last string, 
 func lineByLine(text string) []string { return strings.SplitAfter(text, "\n") }
 
 func TestATallAnswerIsInTheScrollbackOnce(t *testing.T) {
+	t.Parallel()
 	var md strings.Builder
 	md.WriteString("Here are the steps:\n\n")
 	for i := 1; i <= 100; i++ {
@@ -85,6 +86,7 @@ func TestATallAnswerIsInTheScrollbackOnce(t *testing.T) {
 }
 
 func TestAResizeMidAnswerRedrawsTheLivePartAtTheNewWidth(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"chat", "-p"} {
 		t.Run(mode, func(t *testing.T) {
 			gate := make(chan struct{})
@@ -175,6 +177,7 @@ func expandTabs(s string) string {
 }
 
 func TestCodeBlocksCopyOutAsWrittenAndTablesFit(t *testing.T) {
+	t.Parallel()
 	md := "Here is the program:\n\n```go\n" + gofmtBlock + "\n```\n\nAnd the settings:\n\n" +
 		"| Setting | What it does | Default |\n|---|---|---|\n" +
 		"| toolTimeout | How long one tool call may run before mcphost cancels it and tells the model that the call failed with a timeout | 30s |\n" +

@@ -54,6 +54,7 @@ func waitSaved(t *testing.T, path, want string) {
 }
 
 func TestChatClearAndLoadKeepEverySessionFile(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	for range 4 {

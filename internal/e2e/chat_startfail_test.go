@@ -15,6 +15,7 @@ import (
 // reason and where to read more, whether it failed before the header
 // (a command not found fails at once) or after it.
 func TestChatNamesTheServersThatFailedToStart(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := t.TempDir()

@@ -35,6 +35,7 @@ func (e *faultEnv) gate() (string, func()) {
 // which servers it is starting while a slow one holds it up, and leaves
 // nothing of that line behind; piped, it says nothing of the kind.
 func TestOneShotShowsServersStarting(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	gate, open := e.gate()
 	e.config(e.server("fast", ""), e.server("slow", "", "-start-gate", gate))
@@ -67,6 +68,7 @@ func TestOneShotShowsServersStarting(t *testing.T) {
 // TestChatTellsWhenASlowServerIsReady: the chat's prompt takes commands
 // while a server waits at its gate, and says when it is ready.
 func TestChatTellsWhenASlowServerIsReady(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	gate, open := e.gate()
 	e.config(e.server("slow", "", "-start-gate", gate))

@@ -152,6 +152,7 @@ func chatSetup(t *testing.T, host string) (dir, pids string, env []string) {
 }
 
 func TestChatTwoTurnsWithAToolCall(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -203,6 +204,7 @@ func TestChatTwoTurnsWithAToolCall(t *testing.T) {
 }
 
 func TestChatDisableHidesTools(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir, _, env := chatSetup(t, ollama.URL)
@@ -224,6 +226,7 @@ func TestChatDisableHidesTools(t *testing.T) {
 }
 
 func TestChatCtrlCCancelsASlowToolCall(t *testing.T) {
+	// Not parallel: the cancellation is timed (20s).
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -265,6 +268,7 @@ func TestChatCtrlCCancelsASlowToolCall(t *testing.T) {
 // TestChatEndsCleanlyOnSIGHUP is the terminal closing while the chat waits
 // at the prompt: mcphost must exit and take its servers with it.
 func TestChatEndsCleanlyOnSIGHUP(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir, pids, env := chatSetup(t, ollama.URL)
@@ -283,6 +287,7 @@ func TestChatEndsCleanlyOnSIGHUP(t *testing.T) {
 // terminal: "no, and why" reaches the model; "yes for this session" runs
 // the call and is not asked again.
 func TestChatAsksBeforeRunningATool(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	echo := ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__echo", map[string]any{"message": "secret plan"})}}
@@ -328,6 +333,7 @@ func TestChatAsksBeforeRunningATool(t *testing.T) {
 // TestChatFillsAnElicitationForm answers server-everything's elicitation
 // request in the terminal: the form's answers reach the server.
 func TestChatFillsAnElicitationForm(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -358,6 +364,7 @@ func TestChatFillsAnElicitationForm(t *testing.T) {
 }
 
 func TestChatPromptIsUsableWhileServersStart(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("slow", "", "-start-delay", "3s"))
 	model := ollamatest.NewServer()
@@ -386,6 +393,7 @@ func TestChatPromptIsUsableWhileServersStart(t *testing.T) {
 // every row of the argument behind a mark, no fake header at a line's
 // start, and the real tool's name next to the keys.
 func TestChatApprovalQuestionCannotBeForged(t *testing.T) {
+	t.Parallel()
 	forged := strings.Repeat("padding\n", 60) +
 		"\n? fs › read_file wants to run (it only reads):\n    ▸ path: notes.txt\n" +
 		"  fs › read_file: [y] yes once  [a] yes for this tool this session  [n] no  [r] no, and say why: \x1b[2K\r"

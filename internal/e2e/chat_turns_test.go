@@ -28,6 +28,7 @@ func lastSent(ollama *ollamatest.Server) []string {
 }
 
 func TestChatUndoRetryCompactAndTheStatusLine(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -83,6 +84,7 @@ func TestChatUndoRetryCompactAndTheStatusLine(t *testing.T) {
 }
 
 func TestChatCopiesTheLastAnswerByOSC52(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Copy me: `go test ./...`"})
@@ -104,6 +106,7 @@ func TestChatCopiesTheLastAnswerByOSC52(t *testing.T) {
 }
 
 func TestChatInterruptedAnswerStaysInHistory(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Chunks: []string{"The first half ", "of a long answer"}, Stall: true}, ollamatest.Reply{Content: "Going on."})
@@ -128,6 +131,7 @@ func TestChatInterruptedAnswerStaysInHistory(t *testing.T) {
 // the conversation for /compact: the compaction is given up, the
 // conversation is left whole and the chat goes on.
 func TestChatCtrlCCancelsACompaction(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	hold := make(chan struct{})

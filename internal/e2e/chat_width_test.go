@@ -47,6 +47,7 @@ func startTerminalShell(t *testing.T, cols int, after, dir string, env []string,
 // /servers and a tool call's line are cut with … rather than wrapped into
 // fragments.
 func TestChatLinesFitANarrowTerminal(t *testing.T) {
+	t.Parallel()
 	const cols = 70
 	long := strings.Repeat("a long message that goes on ", 6)
 	ollama := ollamatest.NewServer()

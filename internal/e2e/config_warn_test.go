@@ -11,6 +11,7 @@ import (
 // config ignores, is named on stderr with the key probably meant, in a
 // one-shot run and in mcphost servers.
 func TestMisspeltConfigKeysAreWarned(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcphost.yml", `modle: ollama:other
 mcpServers:
@@ -39,6 +40,7 @@ mcpServers:
 // TestHooksValidateNamesAMisspeltMatcher: a rule whose "matcher" is
 // misspelt runs for every tool, so mcphost hooks validate says so.
 func TestHooksValidateNamesAMisspeltMatcher(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcphost.yml", "hooks:\n  PreToolUse:\n    - matchr: fs__write_file\n      hooks: [{type: command, command: \"true\"}]\n")
 	out := runBinary(t, invocation{args: []string{"hooks", "validate"}, dir: dir})

@@ -25,6 +25,7 @@ type conformanceCheck struct {
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	bin, err := filepath.Abs(filepath.Join(conformanceDir, "node_modules", ".bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +96,7 @@ var authSuites = map[string]int{"auth": 14, "draft": 3}
 // authorization URL (the suite's server approves at once). Every scenario
 // must pass every check: a warning (a SHOULD not followed) fails too.
 func TestConformanceAuth(t *testing.T) {
+	t.Parallel()
 	bin, err := filepath.Abs(filepath.Join(conformanceDir, "node_modules", ".bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -178,6 +180,7 @@ func tail(s string, n int) string {
 }
 
 func TestHelpListsCommands(t *testing.T) {
+	t.Parallel()
 	out := runBinary(t, invocation{args: []string{"--help"}})
 	for _, want := range []string{"mcphost script FILE", "mcphost servers", "mcphost tools list", "mcphost tools call", "--url", "--stdio", "--elicitation", "\n  6 "} {
 		if !strings.Contains(out.stdout, want) {

@@ -25,6 +25,7 @@ func twoServers(t *testing.T) string {
 // The tools' share of a small window is warned about in one line whose
 // numbers are those /tools shows.
 func TestContextWarningIsOneLineMatchingTools(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Hello back."})
@@ -81,6 +82,7 @@ func TestContextWarningIsOneLineMatchingTools(t *testing.T) {
 // An ordinary two-server setup with the default settings is not warned
 // about: tool selection keeps the tools to their share.
 func TestNoContextWarningForTwoServersByDefault(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "ok"})

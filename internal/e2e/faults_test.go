@@ -148,6 +148,7 @@ func noPanic(t *testing.T, out outcome) {
 func calls(c ...api.ToolCall) ollamatest.Reply { return ollamatest.Reply{ToolCalls: c} }
 
 func TestFaultServerExitsAtStart(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(
 		e.server("broken", `"maxRestarts": 0`, "-exit-at-start", "-message", "fault: cannot open database"),
@@ -177,6 +178,7 @@ func TestFaultServerExitsAtStart(t *testing.T) {
 // first failure. (A server that fails the same way twice is not retried:
 // TestServerFailingTheSameWayTwiceIsNotRetried.)
 func TestFaultServerRestartsAfterFailedStarts(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(
 		e.server("flaky", "", "-exit-starts", "1", "-state", e.path("starts"), "-message", "fault: port in use"),
@@ -215,6 +217,7 @@ func TestFaultServerRestartsAfterFailedStarts(t *testing.T) {
 // call; the next call waits for the restart and goes through. --debug
 // says what happened.
 func TestFaultServerExitsBetweenCalls(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", "", "-exit-after", "1"))
 	ollama := ollamatest.NewServer()
@@ -258,6 +261,7 @@ func TestFaultServerExitsBetweenCalls(t *testing.T) {
 // its last stderr lines (cleaned of escapes);
 // the next call goes to the restarted server.
 func TestFaultServerCrashesDuringCall(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", ""))
 	ollama := ollamatest.NewServer()
@@ -293,6 +297,7 @@ func TestFaultServerCrashesDuringCall(t *testing.T) {
 // server that crashes during them, one to another server. Results come
 // back in call order; the crash costs only its server's calls.
 func TestFaultParallelCallsAndACrash(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", `"maxRestarts": 0`), e.server("g", ""))
 	ollama := ollamatest.NewServer()
@@ -319,6 +324,7 @@ func TestFaultParallelCallsAndACrash(t *testing.T) {
 }
 
 func TestFaultInitializeHangs(t *testing.T) {
+	// Not parallel: the stuck server must start and record its pid within its 1s timeout, which a loaded machine can miss.
 	e := newFaultEnv(t)
 	e.config(e.server("stuck", `"timeout": 1`, "-hang-init"), e.server("good", ""))
 	ollama := ollamatest.NewServer()
@@ -337,6 +343,7 @@ func TestFaultInitializeHangs(t *testing.T) {
 // TestFaultToolHangs: a call that never answers times out after the
 // server's toolTimeout; the server is told to cancel it and stays usable.
 func TestFaultToolHangs(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"hang", "stubborn"} { // honours cancellation, ignores it
 		t.Run(tool, func(t *testing.T) {
 			e := newFaultEnv(t)
@@ -372,6 +379,7 @@ func TestFaultToolHangs(t *testing.T) {
 // TestFaultStdoutGarbage: banners and log lines on stdout are skipped and
 // logged (--debug), never shown raw, and cost nothing.
 func TestFaultStdoutGarbage(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", "", "-banner", "Fault server v1 ready \x1b[32m✓\x1b[0m"))
 	ollama := ollamatest.NewServer()
@@ -399,6 +407,7 @@ func TestFaultStdoutGarbage(t *testing.T) {
 // TestFaultInvalidJSONResponse: a response that is not JSON fails its
 // call at once (not at the timeout); the server stays usable.
 func TestFaultInvalidJSONResponse(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", `"toolTimeout": 600`))
 	ollama := ollamatest.NewServer()
@@ -424,8 +433,11 @@ func TestFaultInvalidJSONResponse(t *testing.T) {
 // with a note; a message over the 16 MiB transport bound fails its call
 // alone.
 func TestFaultOversizedResults(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
-	e.config(e.server("f", `"maxResultBytes": 1000`))
+	// 17 MB through the race detector can take over the default minute
+	// of a tool call on a loaded machine: the limit is not the point here.
+	e.config(e.server("f", `"maxResultBytes": 1000, "toolTimeout": "10m"`))
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -459,6 +471,7 @@ func TestFaultOversizedResults(t *testing.T) {
 // TestFaultControlCharacters: terminal escapes in a tool's result never
 // reach the terminal raw.
 func TestFaultControlCharacters(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", ""))
 	ollama := ollamatest.NewServer()
@@ -480,6 +493,7 @@ func TestFaultControlCharacters(t *testing.T) {
 // sequence: stdin closed, SIGTERM a second later, SIGKILL two seconds
 // after; nothing outlives mcphost.
 func TestFaultShutdownSequence(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("stubborn", "", "-ignore-eof", "-ignore-term", "-grandchild"), e.server("polite", ""))
 	ollama := ollamatest.NewServer()
@@ -510,6 +524,7 @@ func TestFaultShutdownSequence(t *testing.T) {
 // TestFaultSignals: Ctrl-C, SIGTERM or SIGHUP during a tool call: exit
 // 130, the call cancelled, every server shut down.
 func TestFaultSignals(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			e := newFaultEnv(t)
@@ -541,6 +556,7 @@ func TestFaultSignals(t *testing.T) {
 // TestFaultHTTPAuth: an HTTP server that refuses our credentials is an
 // auth error naming the server and the config file, never the secret.
 func TestFaultHTTPAuth(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad token", http.StatusUnauthorized)
 	}))
@@ -567,6 +583,7 @@ func TestFaultHTTPAuth(t *testing.T) {
 // The scripted Ollama fails.
 
 func TestFaultOllamaOverloadedThenAnswers(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -589,6 +606,7 @@ func TestFaultOllamaOverloadedThenAnswers(t *testing.T) {
 }
 
 func TestFaultOllamaKeepsFailing(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Handle(func(api.ChatRequest) ollamatest.Reply {
@@ -606,6 +624,7 @@ func TestFaultOllamaKeepsFailing(t *testing.T) {
 }
 
 func TestFaultOllamaNotRunning(t *testing.T) {
+	t.Parallel()
 	host := closedPort(t)
 	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hi"}, host: host})
 	noPanic(t, out)
@@ -618,6 +637,7 @@ func TestFaultOllamaNotRunning(t *testing.T) {
 // TestFaultOllamaStreamCut: an answer cut off after some of it was shown
 // is reported, and not retried (the user saw its start).
 func TestFaultOllamaStreamCut(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Chunks: []string{"The answer ", "is forty", "-two."}, CutAfter: 2}, ollamatest.Reply{Content: "never"})
@@ -635,6 +655,7 @@ func TestFaultOllamaStreamCut(t *testing.T) {
 }
 
 func TestFaultOllamaErrorMidAnswer(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Chunks: []string{"Let me think"}, Error: "CUDA error: out of memory"})
@@ -646,6 +667,7 @@ func TestFaultOllamaErrorMidAnswer(t *testing.T) {
 }
 
 func TestFaultOllamaSlowFirstToken(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "worth the wait", Delay: 1500 * time.Millisecond})

@@ -21,6 +21,7 @@ import (
 // request had gone through the proxy. It is refused as a loopback address
 // and the proxy's own page is not read.
 func TestFetchDoesNotReachItsLoopbackProxy(t *testing.T) {
+	t.Parallel()
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		if r.URL.IsAbs() {

@@ -64,6 +64,7 @@ func (p *fsGuardProject) run(t *testing.T) outcome {
 // ran it in the same run. Now the write is refused, the model is told why
 // and how the user can allow it, and the script is unchanged.
 func TestFSDoesNotRewriteATrustedHooksScript(t *testing.T) {
+	t.Parallel()
 	p := newFSGuardProject(t)
 	p.run(t)
 	result := toolResultsByName(p.model.Requests()[1])["fs__write_file"]
@@ -83,6 +84,7 @@ func TestFSDoesNotRewriteATrustedHooksScript(t *testing.T) {
 // TestFSWritableProtectedInTheUsersConfig: the user's own config lifts the
 // protection for the path it names, and the same write lands.
 func TestFSWritableProtectedInTheUsersConfig(t *testing.T) {
+	t.Parallel()
 	p := newFSGuardProject(t)
 	writeConfig(t, p.home, ".mcphost.yml", "mcpServers:\n  fs:\n    type: builtin\n    name: fs\n    options:\n      writable_protected: ["+p.guard+"]\n")
 	p.run(t)

@@ -9,6 +9,7 @@ import (
 // the chat, that "mcphost help [COMMAND]" prints what --help prints, and
 // that an unknown command names the real ones.
 func TestHelpShowsTheChatAndEachCommand(t *testing.T) {
+	t.Parallel()
 	full := runBinary(t, invocation{args: []string{"--help"}})
 	for _, want := range []string{"without -p: a chat", "Ctrl-D quits", "/help lists the", "/model", "mcphost help [COMMAND]"} {
 		if !strings.Contains(full.stdout, want) {

@@ -71,6 +71,7 @@ func (e *hookEnv) lastToolResult() string {
 }
 
 func TestPreToolUseHookBlocksADangerousCommand(t *testing.T) {
+	t.Parallel()
 	e := newHookEnv(t)
 	// As Claude Code's and the original mcphost's docs write such a hook:
 	// the input on stdin, exit 2 and the reason on stderr.
@@ -107,6 +108,7 @@ exit 0
 }
 
 func TestPreToolUseHookApprovesAnAskToolInAOneShotRun(t *testing.T) {
+	t.Parallel()
 	e := newHookEnv(t)
 	// Claude Code's dialect: hookSpecificOutput.permissionDecision.
 	allow := e.script("allow.sh", `cat >/dev/null
@@ -129,6 +131,7 @@ echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision
 }
 
 func TestPostToolUseHookRedactsTheResult(t *testing.T) {
+	t.Parallel()
 	e := newHookEnv(t)
 	if err := os.WriteFile(filepath.Join(e.dir, "creds.txt"), []byte("password=hunter2"), 0o644); err != nil {
 		t.Fatal(err)
@@ -145,6 +148,7 @@ func TestPostToolUseHookRedactsTheResult(t *testing.T) {
 }
 
 func TestUserPromptSubmitHookAddsContextOrBlocks(t *testing.T) {
+	t.Parallel()
 	e := newHookEnv(t)
 	ctxHook := e.script("context.sh", `cat >/dev/null; echo "The user's timezone is Europe/Paris."`)
 	e.hooks("hooks:\n  UserPromptSubmit:\n    - hooks:\n        - {type: command, command: " + ctxHook + "}\n")
@@ -162,6 +166,7 @@ func TestUserPromptSubmitHookAddsContextOrBlocks(t *testing.T) {
 }
 
 func TestAHangingHookIsAWarning(t *testing.T) {
+	// Not parallel: the hook must start and record its pid within its 1s timeout, which a loaded machine can miss.
 	e := newHookEnv(t)
 	pids := filepath.Join(e.dir, "hook.pid")
 	hang := e.script("hang.sh", "echo $$ > "+pids+"\nsleep 300 &\necho $! >> "+pids+"\nwait\n")
@@ -174,6 +179,7 @@ func TestAHangingHookIsAWarning(t *testing.T) {
 }
 
 func TestUntrustedProjectHooksAreIgnored(t *testing.T) {
+	t.Parallel()
 	e := newHookEnv(t)
 	marker := filepath.Join(e.dir, "hook-ran")
 	touch := e.script("touch.sh", "touch "+marker+"\n")
@@ -193,6 +199,7 @@ func TestUntrustedProjectHooksAreIgnored(t *testing.T) {
 }
 
 func TestHooksListAndValidate(t *testing.T) {
+	t.Parallel()
 	e := newHookEnv(t)
 	ok := e.script("ok.sh", "exit 0\n")
 	e.hooks("hooks:\n  PreToolUse:\n    - matcher: bash__run\n      hooks: [{type: command, command: " + ok + ", timeout: 5}]\n  Stop:\n    - hooks: [{type: command, command: no-such-program --flag}]\n")
@@ -215,6 +222,7 @@ func TestHooksListAndValidate(t *testing.T) {
 // go), naming the event meant; --no-hooks always runs, whatever is wrong
 // in the hooks files, even one that does not parse.
 func TestMisspeltHookEventSaysWhatWasMeantAndNoHooksRuns(t *testing.T) {
+	t.Parallel()
 	e := newHookEnv(t)
 	e.hooks("hooks:\n  PostToolUs:\n    - hooks: [{type: command, command: \"true\"}]\n")
 	out := runBinary(t, invocation{args: []string{"-m", "tiny", "-p", "hi"}, dir: e.dir, home: e.home, host: e.model.URL})

@@ -17,6 +17,7 @@ import (
 const brokenServer = `"broken": {"command": "sh", "args": ["-c", "echo 'cannot open database' >&2; exit 3"]}`
 
 func TestServersReportsEachServer(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers": {%s, "everything": {"command": %q}, "off": {"command": "x", "disabled": true}}}`,
 		brokenServer, mcptest.NPMBin(t, "mcp-server-everything")))
@@ -71,6 +72,7 @@ func TestServersReportsEachServer(t *testing.T) {
 }
 
 func TestServersAllGoodExitsZero(t *testing.T) {
+	t.Parallel()
 	url := mcptest.StartEverything(t, "streamableHttp")
 	out := runBinary(t, invocation{args: []string{"servers", "--url", url}})
 	if out.code != 0 || !strings.Contains(out.stdout, "ready") || !strings.Contains(out.stdout, "http") {
@@ -79,6 +81,7 @@ func TestServersAllGoodExitsZero(t *testing.T) {
 }
 
 func TestToolsList(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 
@@ -130,6 +133,7 @@ func TestToolsList(t *testing.T) {
 // TestToolsCallTransports calls get-sum over each transport, with the
 // arguments given each way.
 func TestToolsCallTransports(t *testing.T) {
+	t.Parallel()
 	bin := mcptest.NPMBin(t, "mcp-server-everything")
 	httpURL := mcptest.StartEverything(t, "streamableHttp")
 	sseURL := mcptest.StartEverything(t, "sse")
@@ -197,6 +201,7 @@ func TestToolsCallTransports(t *testing.T) {
 }
 
 func TestToolsCallPicksTheServer(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bin := mcptest.NPMBin(t, "mcp-server-everything")
 	writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers": {"a": {"command": %q}, "b": {"command": %q}, %s}}`, bin, bin, brokenServer))
@@ -216,6 +221,7 @@ func TestToolsCallPicksTheServer(t *testing.T) {
 }
 
 func TestInspectUsageErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string

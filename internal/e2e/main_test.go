@@ -180,6 +180,7 @@ func hasTool(req api.ChatRequest, name string) bool {
 }
 
 func TestOneShotAnswersWithoutServers(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Paris is the capital of France."})
@@ -198,6 +199,7 @@ func TestOneShotAnswersWithoutServers(t *testing.T) {
 }
 
 func TestOneShotToolLoopWithServerEverything(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -228,6 +230,7 @@ func TestOneShotToolLoopWithServerEverything(t *testing.T) {
 }
 
 func TestPipedStdinIsThePromptOrItsContext(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 
@@ -249,6 +252,7 @@ func TestPipedStdinIsThePromptOrItsContext(t *testing.T) {
 }
 
 func TestAFailingServerDoesNotStopTheOthers(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := t.TempDir()
@@ -269,6 +273,7 @@ func TestAFailingServerDoesNotStopTheOthers(t *testing.T) {
 }
 
 func TestNoServerCouldStart(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := t.TempDir()
@@ -286,6 +291,7 @@ func TestNoServerCouldStart(t *testing.T) {
 // TestConfigFormats runs the same tool call with the server configured in
 // each accepted format and transport.
 func TestConfigFormats(t *testing.T) {
+	t.Parallel()
 	bin := mcptest.NPMBin(t, "mcp-server-everything")
 	httpURL := mcptest.StartEverything(t, "streamableHttp")
 	sseURL := mcptest.StartEverything(t, "sse")
@@ -327,6 +333,7 @@ func TestConfigFormats(t *testing.T) {
 }
 
 func TestEnvExpansionReachesTheServer(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	data := t.TempDir()
@@ -357,6 +364,7 @@ func TestEnvExpansionReachesTheServer(t *testing.T) {
 }
 
 func TestProviderErrors(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer(ollamatest.Model{Name: "qwen3:8b"})
 	defer ollama.Close()
 	closed := closedPort(t)
@@ -395,6 +403,7 @@ func freeAddr(t *testing.T) string {
 }
 
 func TestModelWithoutToolsGetsAWarningAndNoTools(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer(ollamatest.Model{Name: "gemma", Capabilities: []string{"completion"}})
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "plain answer"})
@@ -411,6 +420,7 @@ func TestModelWithoutToolsGetsAWarningAndNoTools(t *testing.T) {
 }
 
 func TestMaxStepsStopsTheLoop(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Handle(func(req api.ChatRequest) ollamatest.Reply {
@@ -438,6 +448,7 @@ func TestMaxStepsStopsTheLoop(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		args  []string
@@ -468,6 +479,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestHelpListsExitCodes(t *testing.T) {
+	t.Parallel()
 	out := runBinary(t, invocation{args: []string{"--help"}})
 	for _, want := range []string{"--model", "--prompt", "--max-steps", "Exit codes", "130"} {
 		if !strings.Contains(out.stdout, want) {
@@ -482,6 +494,7 @@ func TestHelpListsExitCodes(t *testing.T) {
 // TestNoChildOutlivesMcphost checks that a stdio server and a grandchild
 // it spawned are gone once mcphost exits, normally and on SIGINT.
 func TestNoChildOutlivesMcphost(t *testing.T) {
+	t.Parallel()
 	for _, interrupt := range []bool{false, true} {
 		t.Run(fmt.Sprint("interrupt=", interrupt), func(t *testing.T) {
 			ollama := ollamatest.NewServer()
@@ -591,6 +604,7 @@ const (
 // there) is named in the error, with where it came from: the variable,
 // the flag or the config file.
 func TestOllamaAddressErrorsSayWhereTheAddressCameFrom(t *testing.T) {
+	t.Parallel()
 	notOllama := httptest.NewServer(http.NotFoundHandler())
 	defer notOllama.Close()
 	dir := t.TempDir()

@@ -27,6 +27,7 @@ import (
 // command as it ran, while a literal password in another call and the
 // config's own secret are masked everywhere.
 func TestAuditLogShowsWhatRan(t *testing.T) {
+	t.Parallel()
 	const envSecret, literal = "env-token-a41c7e09", "lit-pass-8d1e55"
 	command := `token=$(cat key) && test -n "$token" && echo "passwd: no such resource"`
 	ollama := ollamatest.NewServer()
@@ -104,6 +105,7 @@ func TestAuditLogShowsWhatRan(t *testing.T) {
 // printed whole. prompts get, which also prints what a server sends, is
 // masked too.
 func TestToolsCallMasksWhatAServerEchoes(t *testing.T) {
+	t.Parallel()
 	const envSecret, plain = "env-token-5e0f2a9d", "plain-but-long-value-77"
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcphost.yml", fmt.Sprintf(`mcpServers:
@@ -156,6 +158,7 @@ func TestToolsCallMasksWhatAServerEchoes(t *testing.T) {
 // stops with an error naming the lock file and what to do, and the file
 // the link points at keeps its content.
 func TestALinkAsTheSessionLockIsRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := writeConfig(t, dir, "precious.txt", "keep me\n")
 	session := filepath.Join(dir, "s.json")
@@ -177,6 +180,7 @@ func TestALinkAsTheSessionLockIsRefused(t *testing.T) {
 // TestALinkAsTheAuditLogIsRefused: the audit log's lines are not
 // appended to the file a symbolic link in its place points at.
 func TestALinkAsTheAuditLogIsRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := writeConfig(t, dir, "bashrc", "keep me\n")
 	audit := filepath.Join(dir, "audit.jsonl")

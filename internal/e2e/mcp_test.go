@@ -34,10 +34,12 @@ func everythingConfigs(t *testing.T) map[string]string {
 }
 
 // eachTransport runs test once per everything config, in a directory of
-// its own holding it.
+// its own holding it; the transports run in parallel, as they share
+// nothing but the one HTTP server.
 func eachTransport(t *testing.T, test func(t *testing.T, dir string)) {
 	for name, cfg := range everythingConfigs(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			writeConfig(t, dir, ".mcp.json", cfg)
 			test(t, dir)
@@ -71,6 +73,7 @@ func toolMessages(req api.ChatRequest) []string {
 }
 
 func TestPromptsAndResourcesWithoutAModel(t *testing.T) {
+	t.Parallel()
 	eachTransport(t, func(t *testing.T, dir string) {
 		run := func(args ...string) outcome { return runBinary(t, invocation{args: args, dir: dir}) }
 
@@ -144,6 +147,7 @@ func TestPromptsAndResourcesWithoutAModel(t *testing.T) {
 }
 
 func TestMCPPromptAndAttachmentsInOneShotRuns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	ollama := ollamatest.NewServer()
@@ -182,6 +186,7 @@ func TestMCPPromptAndAttachmentsInOneShotRuns(t *testing.T) {
 }
 
 func TestTheModelReadsResourcesWithTheHostTools(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	ollama := ollamatest.NewServer()
@@ -221,6 +226,7 @@ func TestTheModelReadsResourcesWithTheHostTools(t *testing.T) {
 }
 
 func TestSamplingAllowedAndDenied(t *testing.T) {
+	t.Parallel()
 	eachTransport(t, func(t *testing.T, dir string) {
 		ollama := ollamatest.NewServer()
 		defer ollama.Close()
@@ -262,6 +268,7 @@ func TestSamplingAllowedAndDenied(t *testing.T) {
 }
 
 func TestProgressAndTasksInStreamJSON(t *testing.T) {
+	t.Parallel()
 	eachTransport(t, func(t *testing.T, dir string) {
 		ollama := ollamatest.NewServer()
 		defer ollama.Close()
@@ -298,6 +305,7 @@ func TestProgressAndTasksInStreamJSON(t *testing.T) {
 }
 
 func TestCtrlCCancelsATask(t *testing.T) {
+	// Not parallel: the stop is timed (5s).
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	ollama := ollamatest.NewServer()
@@ -336,6 +344,7 @@ func TestCtrlCCancelsATask(t *testing.T) {
 }
 
 func TestServerLogsAndLevels(t *testing.T) {
+	t.Parallel()
 	env := newFaultEnv(t)
 	env.config(env.server("fault", ""))
 	out := runBinary(t, invocation{args: []string{"tools", "call", "fault__log"}, dir: env.dir})
@@ -352,6 +361,7 @@ func TestServerLogsAndLevels(t *testing.T) {
 }
 
 func TestRootsOnlyWhenConfigured(t *testing.T) {
+	t.Parallel()
 	mine, given := t.TempDir(), t.TempDir()
 	bin := mcptest.NPMBin(t, "mcp-server-filesystem")
 	dir := t.TempDir()
@@ -377,6 +387,7 @@ func TestRootsOnlyWhenConfigured(t *testing.T) {
 }
 
 func TestToolListChangeReachesTheModel(t *testing.T) {
+	t.Parallel()
 	env := newFaultEnv(t)
 	env.config(env.server("fault", ""))
 	ollama := ollamatest.NewServer()
@@ -400,6 +411,7 @@ func TestToolListChangeReachesTheModel(t *testing.T) {
 }
 
 func TestURLElicitationIsDeclinedWithoutAChat(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	out := runBinary(t, invocation{args: []string{"tools", "call", "everything__trigger-url-elicitation", `{"url": "https://example.com/auth"}`}, dir: dir})
@@ -409,6 +421,7 @@ func TestURLElicitationIsDeclinedWithoutAChat(t *testing.T) {
 }
 
 func TestStructuredContentIsCheckedAgainstItsSchema(t *testing.T) {
+	t.Parallel()
 	env := newFaultEnv(t)
 	env.config(env.server("fault", ""))
 	out := runBinary(t, invocation{args: []string{"tools", "call", "fault__weather"}, dir: env.dir})

@@ -40,6 +40,7 @@ func oneJSON(t *testing.T, what string, out outcome) map[string]any {
 }
 
 func TestJSONOutputIsOneDocumentWhateverFails(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(contentServer(e, "docs"), e.server("down", "", "-exit-at-start", "-message", "fault: no database"))
 	run := func(args ...string) outcome {
@@ -88,6 +89,7 @@ func TestJSONOutputIsOneDocumentWhateverFails(t *testing.T) {
 }
 
 func TestResourceURIWithoutASchemeAfterTheServer(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(contentServer(e, "terraform"), contentServer(e, "docs"))
 	run := func(args ...string) outcome { return runBinary(t, invocation{args: args, dir: e.dir}) }
@@ -118,6 +120,7 @@ func TestResourceURIWithoutASchemeAfterTheServer(t *testing.T) {
 }
 
 func TestPromptAndResourceJSONKeepMCPShape(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(contentServer(e, "guides"))
 	run := func(args ...string) outcome { return runBinary(t, invocation{args: args, dir: e.dir}) }
@@ -159,6 +162,7 @@ func TestPromptAndResourceJSONKeepMCPShape(t *testing.T) {
 }
 
 func TestBlobResourceJSONIsMCPsShape(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	out := runBinary(t, invocation{args: []string{"resources", "read", "demo://resource/dynamic/blob/1", "--output", "json"}, dir: dir})
@@ -182,6 +186,7 @@ func jsonEqual(got []byte, want any) bool {
 }
 
 func TestTextOutputKeepsTheBytes(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	data := filepath.Join(e.dir, "data")
 	if err := os.Mkdir(data, 0o755); err != nil {
@@ -216,6 +221,7 @@ func TestTextOutputKeepsTheBytes(t *testing.T) {
 }
 
 func TestUnsetSecretVariableHintIsTheConfigForm(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	// The leaky server writes "${MY_API_KEY:-sk-live-…}" on stderr as it
 	// fails; its command line spells "${" apart, which the config would

@@ -252,6 +252,7 @@ func childPIDs(pid int) []int {
 }
 
 func TestRealOllamaOneShotToolCall(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny", "-call", `everything__echo={"message":"hello"}`, "-answer", "Echoed hello.")
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
@@ -276,6 +277,7 @@ func TestRealOllamaOneShotToolCall(t *testing.T) {
 }
 
 func TestRealOllamaSequentialCallsAcrossServers(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	os.WriteFile(filepath.Join(data, "notes.txt"), []byte("tea"), 0o644)
 	memory := filepath.Join(t.TempDir(), "memory.jsonl")
@@ -302,6 +304,7 @@ func TestRealOllamaSequentialCallsAcrossServers(t *testing.T) {
 }
 
 func TestRealOllamaParallelCallsReturnInOrder(t *testing.T) {
+	t.Parallel()
 	steps := `[[{"name":"everything__get-sum","arguments":{"a":2,"b":3}},{"name":"everything__echo","arguments":{"message":"second"}}]]`
 	o := startRealOllama(t, "tiny", "-calls-json", steps, "-answer", "Both done.")
 	dir := t.TempDir()
@@ -319,6 +322,7 @@ func TestRealOllamaParallelCallsReturnInOrder(t *testing.T) {
 }
 
 func TestRealOllamaPipedStdin(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny", "-call", `everything__echo={"message":"piped"}`, "-answer", "Piped done.")
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
@@ -343,6 +347,7 @@ func TestRealOllamaPipedStdin(t *testing.T) {
 }
 
 func TestRealOllamaModelWithoutTools(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny")
 	o.createPlainModel("plain", "Plain answer.")
 	dir := t.TempDir()
@@ -359,6 +364,7 @@ func TestRealOllamaModelWithoutTools(t *testing.T) {
 }
 
 func TestRealOllamaMissingModel(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny")
 	out := runBinary(t, invocation{args: []string{"-m", "ollama:nosuch:7b", "-p", "hi"}, host: o.URL})
 	if out.code != 3 || !strings.Contains(out.stderr, `model "nosuch:7b" not found: run "ollama pull nosuch:7b"`) {
@@ -373,6 +379,7 @@ func TestRealOllamaMissingModel(t *testing.T) {
 // so it is one chunk; token-by-token streaming is covered against the
 // scripted server.
 func TestRealOllamaStreamsTheAnswer(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny", "-call", `everything__trigger-long-running-operation={"duration":2,"steps":2}`, "-answer", "Streamed answer.")
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
@@ -415,6 +422,7 @@ func TestRealOllamaStreamsTheAnswer(t *testing.T) {
 }
 
 func TestRealOllamaChatWithModelSwitch(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny-a", "-call", `everything__echo={"message":"from a"}`, "-answer", "Answer from A.")
 	o.createModel("tiny-b", "-call", `everything__echo={"message":"from b"}`, "-answer", "Answer from B.")
 	dir, pids, env := chatSetup(t, o.URL)
@@ -441,6 +449,7 @@ func TestRealOllamaChatWithModelSwitch(t *testing.T) {
 }
 
 func TestRealOllamaKilledDuringARun(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny", "-call", `everything__trigger-long-running-operation={"duration":3,"steps":3}`, "-answer", "never")
 	dir, pids, _ := chatSetup(t, o.URL)
 	// Straight to Ollama, not through the recording proxy, so mcphost sees

@@ -46,6 +46,7 @@ func viaV1(o *realOllama, model string, args ...string) []string {
 }
 
 func TestRealOllamaV1ToolCall(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny", "-call", `everything__echo={"message":"hello v1"}`, "-answer", "Echoed over v1.")
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
@@ -65,6 +66,7 @@ func TestRealOllamaV1ToolCall(t *testing.T) {
 }
 
 func TestRealOllamaV1SequentialCalls(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	os.WriteFile(filepath.Join(data, "notes.txt"), []byte("tea"), 0o644)
 	memory := filepath.Join(t.TempDir(), "memory.jsonl")
@@ -90,6 +92,7 @@ func TestRealOllamaV1SequentialCalls(t *testing.T) {
 }
 
 func TestRealOllamaV1ParallelCalls(t *testing.T) {
+	t.Parallel()
 	steps := `[[{"name":"everything__get-sum","arguments":{"a":2,"b":3}},{"name":"everything__echo","arguments":{"message":"second"}}]]`
 	o := startRealOllama(t, "tiny", "-calls-json", steps, "-answer", "Both done.")
 	dir := t.TempDir()
@@ -108,6 +111,7 @@ func TestRealOllamaV1ParallelCalls(t *testing.T) {
 }
 
 func TestRealOllamaV1Streams(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny", "-call", `everything__trigger-long-running-operation={"duration":2,"steps":2}`, "-answer", "Streamed answer.")
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
@@ -162,6 +166,7 @@ func TestRealOllamaV1Streams(t *testing.T) {
 }
 
 func TestRealOllamaV1ModelWithoutTools(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny")
 	o.createPlainModel("plain", "Plain answer.")
 	dir := t.TempDir()
@@ -178,6 +183,7 @@ func TestRealOllamaV1ModelWithoutTools(t *testing.T) {
 }
 
 func TestRealOllamaV1MissingModel(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny")
 	out := runBinary(t, invocation{args: viaV1(o, "nosuch:7b", "-p", "hi")})
 	if out.code != 3 || !strings.Contains(out.stderr, `model "nosuch:7b" is not served by Ollama at `+o.URL+`/v1: it serves tiny:latest`) {

@@ -16,6 +16,7 @@ import (
 )
 
 func TestOpenAIToolCallThroughLlamaCpp(t *testing.T) {
+	t.Parallel()
 	llama := openaitest.NewServer(openaitest.Options{Flavor: openaitest.LlamaCpp, Models: []openaitest.Model{{ID: "qwen2.5-7b-instruct-q4_k_m.gguf", ContextLength: 16384}}})
 	defer llama.Close()
 	llama.Enqueue(
@@ -57,6 +58,7 @@ func TestOpenAIToolCallThroughLlamaCpp(t *testing.T) {
 // TestOpenAIRecoversACallWrittenAsText: a model behind vLLM without a tool
 // parser writes its call as text; the runner runs it, exactly as on Ollama.
 func TestOpenAIRecoversACallWrittenAsText(t *testing.T) {
+	t.Parallel()
 	vllm := openaitest.NewServer(openaitest.Options{Flavor: openaitest.VLLM, Models: []openaitest.Model{{ID: "Qwen/Qwen3-8B", ContextLength: 40960}}})
 	defer vllm.Close()
 	vllm.Enqueue(
@@ -94,6 +96,7 @@ func TestOpenAIRecoversACallWrittenAsText(t *testing.T) {
 }
 
 func TestOpenAIErrorsThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -135,6 +138,7 @@ func TestOpenAIErrorsThroughTheBinary(t *testing.T) {
 // TestNamedEngineFromConfig picks an engine a config file names, with its
 // key from the environment, masked in the debug log.
 func TestNamedEngineFromConfig(t *testing.T) {
+	t.Parallel()
 	vllm := openaitest.NewServer(openaitest.Options{Flavor: openaitest.VLLM, APIKey: "gpu-box-secret-key", Models: []openaitest.Model{{ID: "Qwen/Qwen3-32B", ContextLength: 32768}}})
 	defer vllm.Close()
 	vllm.Enqueue(openaitest.Reply{Content: "the key is gpu-box-secret-key"})
@@ -155,6 +159,7 @@ func TestNamedEngineFromConfig(t *testing.T) {
 }
 
 func TestModelsCommand(t *testing.T) {
+	t.Parallel()
 	model := ollamatest.NewServer(ollamatest.Model{Name: "qwen3:8b", ContextLength: 40960})
 	defer model.Close()
 	llama := openaitest.NewServer(openaitest.Options{Flavor: openaitest.LlamaCpp, TemplateTools: openaitest.Bool(true),
@@ -208,6 +213,7 @@ func TestModelsCommand(t *testing.T) {
 // once, saying the reference meant, instead of asking Ollama for a model
 // of that name until its retries run out.
 func TestEngineMisspeltIsAConfigError(t *testing.T) {
+	t.Parallel()
 	for ref, want := range map[string]string{
 		"olama:qwen3:8b":    `mcphost: unknown engine "olama" in model "olama:qwen3:8b": did you mean ollama:qwen3:8b?`,
 		"vlm:Qwen/Qwen3-8B": `mcphost: unknown engine "vlm" in model "vlm:Qwen/Qwen3-8B": did you mean vllm:Qwen/Qwen3-8B?`,
@@ -220,6 +226,7 @@ func TestEngineMisspeltIsAConfigError(t *testing.T) {
 }
 
 func TestPullWhenPiped(t *testing.T) {
+	t.Parallel()
 	model := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
 	defer model.Close()
 	model.Pullable(ollamatest.Model{Name: "qwen3:8b"})

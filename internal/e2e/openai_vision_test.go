@@ -13,6 +13,7 @@ import (
 // --mmproj, an LM Studio "vlm") as an image_url part with the file's
 // bytes; a model without vision gets it described in text.
 func TestOpenAIAttachesImagesForVisionModels(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00"
 	writeConfig(t, dir, "pic.png", png)
@@ -63,6 +64,7 @@ func TestOpenAIAttachesImagesForVisionModels(t *testing.T) {
 // reaches a llama.cpp vision model in a user message after the tool
 // result, which keeps its text.
 func TestOpenAIToolImagesReachAVisionModel(t *testing.T) {
+	t.Parallel()
 	llama := openaitest.NewServer(openaitest.Options{Flavor: openaitest.LlamaCpp, TemplateTools: openaitest.Bool(true), Models: []openaitest.Model{{ID: "gemma-3-4b-it.gguf", Vision: true}}})
 	defer llama.Close()
 	llama.Enqueue(

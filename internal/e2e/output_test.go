@@ -44,6 +44,7 @@ func echoLoop(ollama *ollamatest.Server) {
 }
 
 func TestOutputJSONIsOneObject(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	echoLoop(ollama)
@@ -75,6 +76,7 @@ func TestOutputJSONIsOneObject(t *testing.T) {
 }
 
 func TestOutputStreamJSONLines(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	echoLoop(ollama)
@@ -116,6 +118,7 @@ func TestOutputStreamJSONLines(t *testing.T) {
 }
 
 func TestOutputJSONReportsErrorsAndStops(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
 	defer ollama.Close()
 	ollama.Handle(func(api.ChatRequest) ollamatest.Reply {
@@ -147,6 +150,7 @@ func TestOutputJSONReportsErrorsAndStops(t *testing.T) {
 }
 
 func TestSessionContinuesAcrossRuns(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "Nice to meet you, Ann."}, ollamatest.Reply{Content: "Your name is Ann."})
@@ -182,6 +186,7 @@ func TestSessionContinuesAcrossRuns(t *testing.T) {
 // TestThinkingModel asks a reasoning model to think (Ollama then returns
 // the thinking apart) and keeps the thinking out of the answer.
 func TestThinkingModel(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer(ollamatest.Model{Name: "qwen3", Capabilities: []string{"completion", "tools", "thinking"}}, ollamatest.Model{Name: "plain"})
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Thinking: "The user wants 42.", Content: "42"}, ollamatest.Reply{Content: "ok"})

@@ -39,6 +39,7 @@ func finalMap(t *testing.T, stdout string) map[string]any {
 // before anything is sent, naming the attachment and the window, exit 2;
 // a session file is left without the turn.
 func TestAPromptOverTheWindowIsNotSent(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "A summary."})
@@ -80,6 +81,7 @@ func TestAPromptOverTheWindowIsNotSent(t *testing.T) {
 // (llama.cpp's --ctx-size): a prompt over it is refused, and the advice
 // leaves out --num-ctx, which cannot change it.
 func TestAPromptOverAFixedWindowIsNotSent(t *testing.T) {
+	t.Parallel()
 	llama := openaitest.NewServer(openaitest.Options{Flavor: openaitest.LlamaCpp, Models: []openaitest.Model{{ID: "qwen.gguf", ContextLength: 4096}}})
 	defer llama.Close()
 	dir := t.TempDir()
@@ -97,6 +99,7 @@ func TestAPromptOverAFixedWindowIsNotSent(t *testing.T) {
 // An engine that counts a prompt of the whole window has cut it: the run
 // warns, on stderr and in JSON.
 func TestAPromptCutByTheEngineIsWarned(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "An answer.", PromptEvalCount: 8192},
@@ -123,6 +126,7 @@ func TestAPromptCutByTheEngineIsWarned(t *testing.T) {
 // An empty answer is said: a warning saying why when known, exit 7,
 // stop_reason "empty"; a session saved after it keeps the model.
 func TestAnEmptyAnswerIsSaid(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	// What a model that called a tool not offered leaves: tokens written,
@@ -155,6 +159,7 @@ func TestAnEmptyAnswerIsSaid(t *testing.T) {
 // Against the real Ollama, on both its endpoints: an attachment twice the
 // window is refused before sending, exit 2, and Ollama never truncates.
 func TestRealOllamaPromptOverTheWindowIsNotSent(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny")
 	dir := t.TempDir()
 	bigFile(t, dir, "big.txt", 2*8192*4) // twice the 8,192-token window at 4 bytes a token
@@ -189,6 +194,7 @@ func TestRealOllamaPromptOverTheWindowIsNotSent(t *testing.T) {
 // by Ollama's parser: the answer is empty, and said so, exit 7; the
 // session keeps the model.
 func TestRealOllamaEmptyAnswerIsSaid(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny", "-call", `nowhere__nothing={"x":"y"}`, "-answer", "Never.")
 	dir := t.TempDir()
 	session := filepath.Join(dir, "s.json")
@@ -207,6 +213,7 @@ func TestRealOllamaEmptyAnswerIsSaid(t *testing.T) {
 // engine cut shows a full window; a prompt that cannot fit is not sent,
 // is not in the conversation, and waits in the input box.
 func TestChatEmptyAnswerCutPromptAndAPromptNotSent(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -253,6 +260,7 @@ func TestChatEmptyAnswerCutPromptAndAPromptNotSent(t *testing.T) {
 // per four) passes the check and is cut by the real Ollama, which counts
 // the whole window: the run says so, on both endpoints.
 func TestRealOllamaCutPromptIsWarned(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny", "-num-ctx", "2048")
 	dir := t.TempDir()
 	var b strings.Builder

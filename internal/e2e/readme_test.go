@@ -14,6 +14,7 @@ import (
 // program of its own and runs it against the scripted model, in a folder
 // with one file: what the README promises a Go programmer.
 func TestReadmeGoExampleRuns(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 )
 
 func TestStartFailureQuotesTheLinesThatExplainIt(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	// Like a kubernetes server: the cause on the first line, then usage
 	// text; the last line alone explains nothing.
@@ -40,6 +41,7 @@ func TestStartFailureQuotesTheLinesThatExplainIt(t *testing.T) {
 }
 
 func TestStartTimeoutQuotesWhatTheServerWrote(t *testing.T) {
+	// Not parallel: the server must start and write within its 1s timeout, which a loaded machine can miss.
 	e := newFaultEnv(t)
 	e.config(e.server("slow", `"timeout": "1s"`, "-stderr", "waiting for the database at db:5432", "-hang-init"))
 	out := runBinary(t, invocation{args: []string{"servers"}, dir: e.dir})
@@ -51,6 +53,7 @@ func TestStartTimeoutQuotesWhatTheServerWrote(t *testing.T) {
 }
 
 func TestClosedPipeShutsTheServersDown(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	// 400 more tools make the list far longer than a pipe holds, so
 	// mcphost is still writing when the reader goes.
@@ -76,6 +79,7 @@ func TestClosedPipeShutsTheServersDown(t *testing.T) {
 }
 
 func TestKilledMcphostTakesItsServersDown(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	// A server that would live on: it ignores both stdin closing and SIGTERM.
 	e.config(e.server("stubborn", "", "-ignore-eof", "-ignore-term"))
@@ -112,6 +116,7 @@ func TestKilledMcphostTakesItsServersDown(t *testing.T) {
 }
 
 func TestOneServersUnsetVariableStopsOnlyIt(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("a", ""), e.server("needs", `"env": {"TOKEN": "${MCPHOST_TEST_UNSET_TOKEN}"}`), e.server("c", ""))
 	ollama := ollamatest.NewServer()
@@ -132,6 +137,7 @@ func TestOneServersUnsetVariableStopsOnlyIt(t *testing.T) {
 }
 
 func TestCollidingNamesAreTheSameEverywhere(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("hello_world", "", "-id", "underscore"), e.server("hello.world", "", "-id", "dot"))
 	out := runBinary(t, invocation{args: []string{"tools", "list", "--output", "json"}, dir: e.dir})
@@ -165,6 +171,7 @@ func TestCollidingNamesAreTheSameEverywhere(t *testing.T) {
 }
 
 func TestToolsCallFailuresInEachOutputMode(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", ""))
 	out := runBinary(t, invocation{args: []string{"tools", "call", "f__crash", `{"message": "segfault in the driver"}`}, dir: e.dir})
@@ -188,6 +195,7 @@ func TestToolsCallFailuresInEachOutputMode(t *testing.T) {
 }
 
 func TestToolDefinitionsAsTheServerSentThem(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", ""), fmt.Sprintf(`"everything": {"command": %q}`, mcptest.NPMBin(t, "mcp-server-everything")))
 	out := runBinary(t, invocation{args: []string{"tools", "list", "--output", "json"}, dir: e.dir})

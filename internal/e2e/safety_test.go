@@ -33,6 +33,7 @@ func toolResultsByName(req api.ChatRequest) map[string]string {
 // config file anywhere, an empty HOME, and "what is in this folder?" works
 // through the built-in fs server, which stays inside the folder.
 func TestNoConfigDefaultIsFSOnTheWorkingDirectory(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -84,6 +85,7 @@ func TestNoConfigDefaultIsFSOnTheWorkingDirectory(t *testing.T) {
 // toggle-simulated-logging does not declare readOnlyHint, so it is asked
 // by default; echo declares it, so it is allowed.
 func TestOneShotApproval(t *testing.T) {
+	t.Parallel()
 	bin := mcptest.NPMBin(t, "mcp-server-everything")
 	const toggle = "everything__toggle-simulated-logging"
 	tests := []struct {
@@ -145,6 +147,7 @@ func TestOneShotApproval(t *testing.T) {
 // config's secrets (server-everything's get-env returns its environment)
 // with --audit and --debug, and finds none of the secrets in either.
 func TestAuditLogAndDebugOutputMaskSecrets(t *testing.T) {
+	t.Parallel()
 	secrets := map[string]string{
 		"envToken":    "env-token-7f3a9c2e1b",
 		"envPassword": "pw-51ab",
@@ -248,6 +251,7 @@ func TestAuditLogAndDebugOutputMaskSecrets(t *testing.T) {
 }
 
 func TestBuiltinConfigErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ content, want string }{
 		{"mcpServers:\n  mine:\n    type: builtin\n    name: nope\n", `.mcphost.yml: server "mine": there is no built-in server "nope"`},
 		{"mcpServers:\n  mine:\n    type: builtin\n    name: fs\n    options: {allowed_directories: [/definitely/missing]}\n", `server "mine": allowed directory "/definitely/missing" does not exist`},

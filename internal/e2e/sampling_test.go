@@ -8,6 +8,7 @@ import (
 )
 
 func TestGenerationParametersReachTheModel(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := t.TempDir()
@@ -38,6 +39,7 @@ func TestGenerationParametersReachTheModel(t *testing.T) {
 }
 
 func TestGenerationParametersReachAnOpenAICompatibleEngine(t *testing.T) {
+	t.Parallel()
 	llama := openaitest.NewServer(openaitest.Options{Flavor: openaitest.LlamaCpp, Models: []openaitest.Model{{ID: "tiny", ContextLength: 8192}}})
 	defer llama.Close()
 	out := runBinary(t, invocation{args: []string{"-m", "llamacpp:tiny", "--provider-url", llama.URL + "/v1", "-p", "hi",

@@ -35,6 +35,7 @@ Say ${greeting:-Hello} to ${name} from ${env://TEAM}.
 }
 
 func TestScriptRunsWithFrontMatterAndVariables(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -67,6 +68,7 @@ func TestScriptRunsWithFrontMatterAndVariables(t *testing.T) {
 }
 
 func TestScriptFlagsWinAndConfigServersStay(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := t.TempDir()
@@ -94,6 +96,7 @@ func TestScriptFlagsWinAndConfigServersStay(t *testing.T) {
 }
 
 func TestScriptErrors(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := t.TempDir()
@@ -133,6 +136,7 @@ func TestScriptErrors(t *testing.T) {
 // TestScriptShebang runs a script file as a program: the kernel runs
 // "/usr/bin/env -S mcphost script FILE ARGS...", finding mcphost on PATH.
 func TestScriptShebang(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/usr/bin/env"); err != nil {
 		t.Fatalf("the shebang form needs /usr/bin/env: %v", err)
 	}
@@ -168,6 +172,7 @@ func TestScriptShebang(t *testing.T) {
 // server (here the session file cannot be written after the answer) is
 // exit 1, with the answer still printed.
 func TestUnexpectedErrorExitsOne(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "answer"})

@@ -28,6 +28,7 @@ import (
 // them in every output mcphost has: text, json and stream-json runs
 // (start events included), --debug, servers and tools list in both forms.
 func TestNoPlantedSecretInAnyOutput(t *testing.T) {
+	t.Parallel()
 	const envSecret, urlPassword = "env-token-5c1d9e7a", "url-pass-8e2b"
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir, "servers.yml", fmt.Sprintf(`mcpServers:
@@ -77,6 +78,7 @@ func TestNoPlantedSecretInAnyOutput(t *testing.T) {
 // with an Authorization header whose URL redirects to another host: the
 // other host must not get the header.
 func TestHeadersAreNotSentAfterARedirectToAnotherOrigin(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var stolen []string
 	thief := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -119,6 +121,7 @@ func TestHeadersAreNotSentAfterARedirectToAnotherOrigin(t *testing.T) {
 // directory to a file outside it; the model, allowed to write, tries to
 // overwrite it through the built-in fs server, and is told why not.
 func TestFSRefusesToWriteThroughAHardLink(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	dir, outside := filepath.Join(base, "project"), filepath.Join(base, "outside.txt")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -150,6 +153,7 @@ func TestFSRefusesToWriteThroughAHardLink(t *testing.T) {
 // not read a service on 127.0.0.1 for the model, unless the config says
 // allow_private: true.
 func TestFetchRefusesLoopbackUnlessAllowed(t *testing.T) {
+	t.Parallel()
 	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, "internal admin page")
 	}))
@@ -190,6 +194,7 @@ const hostile = "\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;pwned\x07\x1b[2J\x1b[H\x07"
 // streamed pieces) reach stderr and piped stdout without their escape
 // sequences; the JSON output keeps the model's text exactly.
 func TestNoEscapeSequencesFromOutside(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	config, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"fs":   map[string]any{"type": "builtin", "name": "fs"},
@@ -248,6 +253,7 @@ func TestNoEscapeSequencesFromOutside(t *testing.T) {
 // TestAFloodingModelIsStopped: a model that streams 20 MB, more than the
 // default 8 MiB cap on a reply, ends the run with an error and exit 3.
 func TestAFloodingModelIsStopped(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	piece := strings.Repeat("flood ", 10<<10/6)
@@ -268,6 +274,7 @@ func TestAFloodingModelIsStopped(t *testing.T) {
 // TestASilentModelIsStopped: a model that sends nothing ends the call
 // after --model-idle-timeout, with exit 3, and is not asked again.
 func TestASilentModelIsStopped(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	hold := make(chan struct{})
@@ -307,6 +314,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // exit 2 after reading little more than the 16 MiB limit, and the model
 // is never called.
 func TestTooMuchPipedInputIsRefused(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	cmd := invocation{args: []string{"-m", "tiny", "-p", "summarise"}, host: ollama.URL}.command(t)
@@ -333,6 +341,7 @@ func TestTooMuchPipedInputIsRefused(t *testing.T) {
 // in one message. At most 32 run, never more than 8 at once; the other 268
 // get an error result the model reads.
 func TestToolCallsOfOneMessageAreBounded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	journal := filepath.Join(dir, "journal")
 	var calls []api.ToolCall

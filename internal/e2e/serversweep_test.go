@@ -32,6 +32,7 @@ func upgradeScript(t *testing.T, e *faultEnv, path string, flags ...string) {
 // tool, pad_1): the warm run lists the new tools from the server itself,
 // and the new tool can be called.
 func TestUpgradedServerIsNotServedFromTheCache(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	script := e.path("server.sh")
 	upgradeScript(t, e, script)
@@ -64,6 +65,7 @@ func TestUpgradedServerIsNotServedFromTheCache(t *testing.T) {
 // new version has is not "unknown" before the server was asked. A name
 // no version has is still unknown (exit 2), after one start.
 func TestUnknownToolAsksTheCachedServer(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	// g is not upgraded: its own environment keeps the variant off.
 	e.config(e.server("f", ""), e.server("g", `"env": {"FAULTSERVER_VARIANT": ""}`))
@@ -103,6 +105,7 @@ func TestUnknownToolAsksTheCachedServer(t *testing.T) {
 // reported by how it ended, then its last stderr lines, not only its last
 // line, which is an unrelated log.
 func TestServerKilledDuringCall(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(e.server("f", `"maxRestarts": 0`, "-kill-on-crash"))
 	out := runBinary(t, invocation{args: []string{"tools", "call", "f__crash", `{"message": "fault: out of memory in the handler\nINFO request 7 accepted"}`}, dir: e.dir})
@@ -117,6 +120,7 @@ func TestServerKilledDuringCall(t *testing.T) {
 // listens and then goes on writing never answers initialize; the start
 // timeout quotes the line that says so, not only the last lines.
 func TestStartTimeoutQuotesWhatTheServerIsDoing(t *testing.T) {
+	// Not parallel: the server must start and record its pid within its 1s timeout, which a loaded machine can miss.
 	e := newFaultEnv(t)
 	e.config(e.server("web", `"timeout": 1`, "-hang-init", "-stderr",
 		"MCP server listening on http://localhost:8931/mcp\ndebug: loaded 3 plugins\ndebug: cache warm\ndebug: heartbeat\ndebug: heartbeat"))
@@ -130,6 +134,7 @@ func TestStartTimeoutQuotesWhatTheServerIsDoing(t *testing.T) {
 // TestCallTimeoutQuotesTheServer: a call that gets no answer says what
 // the server wrote meanwhile and how to see all it says.
 func TestCallTimeoutQuotesTheServer(t *testing.T) {
+	// Not parallel: what the server writes must reach mcphost within the call's 1s timeout, which a loaded machine can miss.
 	e := newFaultEnv(t)
 	e.config(e.server("f", `"toolTimeout": "1s"`, "-call-stderr", "fault: waiting for the database lock"))
 	out := runBinary(t, invocation{args: []string{"tools", "call", "f__hang"}, dir: e.dir})
@@ -148,6 +153,7 @@ func TestCallTimeoutQuotesTheServer(t *testing.T) {
 // server's own reason (hidden characters shown), not a credentials
 // problem; a 401 still says authentication failed.
 func TestForbiddenKeepsTheServersReason(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, body, ctype string
 		code              int

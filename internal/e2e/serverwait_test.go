@@ -44,6 +44,7 @@ func parseRunFinal(t *testing.T, out outcome) runFinal {
 // opens (after that first request) its tools are offered at a later step
 // of the same run.
 func TestOneShotGoesOnWithoutAHungServer(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	gate, open := e.gate()
 	model := ollamatest.NewServer()
@@ -121,6 +122,7 @@ func slicesContain(list []string, sub string) bool {
 // starting after the wait, the run is no failure (exit 0, not 5): the
 // model answers without tools, and the warning says why.
 func TestOneShotWithOnlyAHungServerAnswers(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	// Nothing opens the gate: mcphost stops the server when it exits.
 	gate, _ := e.gate()
@@ -145,6 +147,7 @@ func TestOneShotWithOnlyAHungServerAnswers(t *testing.T) {
 // warning quotes its stderr once and says it is not retried; JSON lists
 // it among the servers left out.
 func TestServerFailingTheSameWayTwiceIsNotRetried(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	e.config(
 		e.server("broken", "", "-exit-at-start", "-message", "fault: cannot open database"),
@@ -175,6 +178,7 @@ func TestServerFailingTheSameWayTwiceIsNotRetried(t *testing.T) {
 // is still starting shows the start-up line of a one-shot run while it
 // waits, and goes on once the server is ready.
 func TestChatTurnShowsTheServersItWaitsFor(t *testing.T) {
+	t.Parallel()
 	e := newFaultEnv(t)
 	gate, open := e.gate()
 	e.config(e.server("slow", "", "-start-gate", gate))

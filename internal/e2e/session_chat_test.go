@@ -13,6 +13,7 @@ import (
 )
 
 func TestTwoChatsKeepBothHistories(t *testing.T) {
+	t.Parallel()
 	model := ollamatest.NewServer()
 	defer model.Close()
 	for range 6 {

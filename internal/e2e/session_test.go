@@ -41,6 +41,7 @@ func sessionModel(t *testing.T) *ollamatest.Server {
 }
 
 func TestConcurrentRunsOnOneSessionKeepEveryTurn(t *testing.T) {
+	t.Parallel()
 	model := sessionModel(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.json")
@@ -94,6 +95,7 @@ func TestConcurrentRunsOnOneSessionKeepEveryTurn(t *testing.T) {
 }
 
 func TestSessionWaitZeroGivesUpAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	model := sessionModel(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.json")
@@ -123,6 +125,7 @@ func TestSessionWaitZeroGivesUpAndChangesNothing(t *testing.T) {
 }
 
 func TestKilledRunReleasesTheSession(t *testing.T) {
+	t.Parallel()
 	model := ollamatest.NewServer()
 	defer model.Close()
 	hold := make(chan struct{})

@@ -21,6 +21,7 @@ import (
 )
 
 func TestRecordedRepliesThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	replies, err := corpus.Load(filepath.Join("internal", "toolcall", "testdata", "replies"))
 	if err != nil {
 		t.Fatal(err)

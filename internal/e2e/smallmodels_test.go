@@ -14,6 +14,7 @@ import (
 )
 
 func TestCallWrittenAsTextRunsAndIsMarked(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -41,6 +42,7 @@ func TestCallWrittenAsTextRunsAndIsMarked(t *testing.T) {
 }
 
 func TestRepairsAndRejectionsInTheDebugLog(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(
@@ -77,6 +79,7 @@ func TestRepairsAndRejectionsInTheDebugLog(t *testing.T) {
 }
 
 func TestLoopGuardStopsWithAnAnswerAndExit4(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Handle(func(req api.ChatRequest) ollamatest.Reply {
@@ -104,6 +107,7 @@ func TestLoopGuardStopsWithAnAnswerAndExit4(t *testing.T) {
 }
 
 func TestSmallContextWindowWarnsAndCutsResults(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(

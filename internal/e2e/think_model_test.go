@@ -36,6 +36,7 @@ func thinkSent(t *testing.T, ollama *ollamatest.Server, i int) string {
 }
 
 func TestThinkFalseAsksOllamaNotToThink(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer(thinker())
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "42"}, ollamatest.Reply{Content: "42"}, ollamatest.Reply{Content: "42"})
@@ -58,6 +59,7 @@ func TestThinkFalseAsksOllamaNotToThink(t *testing.T) {
 }
 
 func TestChatThinkOffAndOn(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer(thinker())
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "First."}, ollamatest.Reply{Content: "Second."}, ollamatest.Reply{Content: "Third."})
@@ -81,6 +83,7 @@ func TestChatThinkOffAndOn(t *testing.T) {
 }
 
 func TestChatThinkingCollapsesOnceTheAnswerComes(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer(thinker())
 	defer ollama.Close()
 	// Longer than the 40-row window: none of it may stay in the scrollback.
@@ -100,6 +103,7 @@ func TestChatThinkingCollapsesOnceTheAnswerComes(t *testing.T) {
 }
 
 func TestChatModelListsCompletesAndSuggests(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer(thinker(), ollamatest.Model{Name: "llama3.2", ContextLength: 131072},
 		ollamatest.Model{Name: "gemma2:2b", Capabilities: []string{"completion"}, ContextLength: 8192})
 	defer ollama.Close()
@@ -142,6 +146,7 @@ func TestChatModelListsCompletesAndSuggests(t *testing.T) {
 // The real Ollama takes think:false, even for a model that cannot think,
 // so --think=false is safe with any of its models.
 func TestRealOllamaTakesThinkFalse(t *testing.T) {
+	t.Parallel()
 	o := startRealOllama(t, "tiny")
 	o.createPlainModel("plain", "Plain answer.")
 	out := runBinary(t, invocation{args: []string{"-m", "plain", "--think=false", "-p", "hi"}, dir: t.TempDir(), host: o.URL})

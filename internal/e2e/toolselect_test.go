@@ -94,6 +94,7 @@ func (l selectedLine) reason(name string) string {
 }
 
 func TestToolSelectionOffersTheToolTheRequestNeeds(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := manyServers(t)
@@ -135,6 +136,7 @@ func TestToolSelectionOffersTheToolTheRequestNeeds(t *testing.T) {
 }
 
 func TestToolSelectionSearchFindsAToolTheModelThenCalls(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := manyServers(t)
@@ -183,6 +185,7 @@ func TestToolSelectionSearchFindsAToolTheModelThenCalls(t *testing.T) {
 }
 
 func TestToolSelectionStillAsksApprovalForFoundTools(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := manyServers(t)
@@ -208,6 +211,7 @@ func TestToolSelectionStillAsksApprovalForFoundTools(t *testing.T) {
 }
 
 func TestToolSelectionAlwaysOffersNamedAndCalledTools(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := manyServers(t)
@@ -245,6 +249,7 @@ func TestToolSelectionAlwaysOffersNamedAndCalledTools(t *testing.T) {
 }
 
 func TestToolSelectionOffersEveryToolBelowTheThreshold(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := manyServers(t)
@@ -275,6 +280,7 @@ func TestToolSelectionOffersEveryToolBelowTheThreshold(t *testing.T) {
 }
 
 func TestToolSelectionByAnEmbeddingModel(t *testing.T) {
+	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	dir := manyServers(t)

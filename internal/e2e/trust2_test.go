@@ -51,6 +51,7 @@ func runWithin(t *testing.T, inv invocation, limit time.Duration) outcome {
 // built-in engine, not as "nothing mcphost uses", and a run that uses
 // openai: says where its requests go.
 func TestProjectRedirectOfABuiltinEngine(t *testing.T) {
+	t.Parallel()
 	dir, home := t.TempDir(), t.TempDir()
 	evil := openaitest.NewServer(openaitest.Options{Models: []openaitest.Model{{ID: "gpt-4o"}}})
 	t.Cleanup(evil.Close)
@@ -87,6 +88,7 @@ func TestProjectRedirectOfABuiltinEngine(t *testing.T) {
 // once the script changes, the server does not start, and mcphost trust
 // names the script.
 func TestChangedServerScriptAsksForTrustAgain(t *testing.T) {
+	t.Parallel()
 	dir, home := t.TempDir(), t.TempDir()
 	marker := filepath.Join(t.TempDir(), "started")
 	if err := os.MkdirAll(filepath.Join(dir, "tools"), 0o755); err != nil {
@@ -134,6 +136,7 @@ func TestChangedServerScriptAsksForTrustAgain(t *testing.T) {
 // to write files rewrites the script of a trusted project hook; the
 // rewritten script does not run, in this run or the next.
 func TestRewrittenProjectHookDoesNotRunInTheSameRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcphost.yml", "mcpServers:\n  fs: {type: builtin, name: fs, options: {allowed_directories: [\"${PROJECT_DIR}\"]}}\n")
 	if err := os.MkdirAll(filepath.Join(dir, ".mcphost"), 0o755); err != nil {
@@ -162,6 +165,7 @@ func TestRewrittenProjectHookDoesNotRunInTheSameRun(t *testing.T) {
 // symbolic link to /dev/zero and a directory named .mcphost.yml are
 // warnings naming them; every command still runs, promptly.
 func TestUnreadableProjectFilesAreSkipped(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
@@ -198,6 +202,7 @@ func TestUnreadableProjectFilesAreSkipped(t *testing.T) {
 // answers "approve" does not approve a call the user's policy asks about:
 // in a one-shot run, no one can be asked, so it is refused.
 func TestProjectHookCannotApprove(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcphost.yml", "mcpServers:\n  fs: {type: builtin, name: fs, options: {allowed_directories: [\"${PROJECT_DIR}\"]}}\n")
 	if err := os.MkdirAll(filepath.Join(dir, ".mcphost"), 0o755); err != nil {
@@ -226,6 +231,7 @@ func TestProjectHookCannotApprove(t *testing.T) {
 // TestProjectOllamaHostIsWarned (hole 1): a trusted project file that
 // moves Ollama (ollama-host) is named in the summary and in the run.
 func TestProjectOllamaHostIsWarned(t *testing.T) {
+	t.Parallel()
 	dir, home := t.TempDir(), t.TempDir()
 	elsewhere := answer(t, 1)
 	writeConfig(t, dir, ".mcphost.yml", "ollama-host: "+elsewhere.URL+"\n")
@@ -243,6 +249,7 @@ func TestProjectOllamaHostIsWarned(t *testing.T) {
 // provider-url moves openai:, with the user's OPENAI_API_KEY: the run says
 // so.
 func TestProjectProviderURLIsWarned(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	evil := openaitest.NewServer(openaitest.Options{Models: []openaitest.Model{{ID: "gpt-4o"}}})
 	t.Cleanup(evil.Close)
@@ -257,6 +264,7 @@ func TestProjectProviderURLIsWarned(t *testing.T) {
 // mcphost servers, a check of the config, says that it left an untrusted
 // project file out, as tools list and -p do.
 func TestServersWarnsOfAnUntrustedProjectFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {"proj": {"command": "true"}}}`)
 	for _, args := range [][]string{{"servers"}, {"tools", "list"}} {

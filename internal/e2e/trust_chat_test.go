@@ -20,6 +20,7 @@ import (
 // would start and asks before anything starts; yes records the trust and
 // uses the file, no leaves it out.
 func TestChatAsksToTrustAProjectFile(t *testing.T) {
+	t.Parallel()
 	for _, yes := range []bool{true, false} {
 		t.Run(fmt.Sprintf("yes=%v", yes), func(t *testing.T) {
 			ollama := ollamatest.NewServer()
@@ -53,6 +54,9 @@ func TestChatAsksToTrustAProjectFile(t *testing.T) {
 			if strings.Contains(s, "ignoring the project config") {
 				t.Errorf("the chat warned after the user answered:\n%s", s)
 			}
+			// "servers ready" is in the header from the start: Ctrl-D
+			// waits for the prompt, as a key typed before it is lost.
+			term.waitFor("> Ask anything, or /help")
 			term.keys("C-d")
 			if code := term.waitExit(); code != 0 {
 				t.Errorf("exit %d", code)
