@@ -150,7 +150,7 @@ func (e *PromptTooLargeError) Error() string {
 	}
 	if e.PartTokens > e.Window-e.Reserve {
 		is := "is"
-		if strings.HasPrefix(e.Part, "the tools (") {
+		if strings.HasPrefix(e.Part, "the tools (") || e.Part == "the model's tool calls" {
 			is = "are"
 		}
 		return fmt.Sprintf("%s %s about %s tokens; the window is %s: %s; %s", e.Part, is, approx(e.PartTokens), thousands(e.Window), e.Hint, what)

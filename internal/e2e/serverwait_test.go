@@ -164,7 +164,7 @@ func TestServerFailingTheSameWayTwiceIsNotRetried(t *testing.T) {
 	if n := len(e.pids("broken")); n != 2 {
 		t.Errorf("broken started %d times, want 2", n)
 	}
-	const said = "server \"broken\" exited during start (exit status 3), the same way twice, so it is not retried in this run; it wrote:\n  fault: cannot open database"
+	const said = "server \"broken\" exited during start (exit status 3); it wrote:\n  fault: cannot open database\n(it failed the same way twice, so it is not retried in this run)"
 	if n := strings.Count(out.stderr, "fault: cannot open database"); n != 1 || !strings.Contains(out.stderr, said) {
 		t.Errorf("stderr quotes the server %d times, want once as %q: %q", n, said, out.stderr)
 	}

@@ -28,15 +28,16 @@ func TestRecordedRepliesThroughTheBinary(t *testing.T) {
 	}
 	config := everythingJSON(t)
 	leaks := append(toolcall.Markers(), `"name"`, "<parameter", "<arg_key>", "call:", "```", "<|message|>")
-	run := func(t *testing.T, replies ...ollamatest.Reply) (outcome, []api.ChatRequest) {
+	// A reply with no text (only thinking) is an empty answer: exit 7.
+	run := func(t *testing.T, wantCode int, replies ...ollamatest.Reply) (outcome, []api.ChatRequest) {
 		model := ollamatest.NewServer(ollamatest.Model{Name: "qwen3", Capabilities: []string{"completion", "tools", "thinking"}})
 		defer model.Close()
 		model.Enqueue(replies...)
 		dir := t.TempDir()
 		writeConfig(t, dir, ".mcp.json", config)
 		out := runBinary(t, invocation{args: []string{"-m", "qwen3", "-p", "do it", "--yolo", "--max-steps", "50"}, dir: dir, host: model.URL})
-		if out.code != 0 {
-			t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+		if out.code != wantCode {
+			t.Fatalf("exit %d, want %d; stdout %q, stderr %q", out.code, wantCode, out.stdout, out.stderr)
 		}
 		return out, model.Requests()
 	}
@@ -65,7 +66,7 @@ func TestRecordedRepliesThroughTheBinary(t *testing.T) {
 			if len(calls) > 0 {
 				t.Run(family+"/calls", func(t *testing.T) {
 					t.Parallel()
-					out, reqs := run(t, append(script, ollamatest.Reply{Content: "Done."})...)
+					out, reqs := run(t, 0, append(script, ollamatest.Reply{Content: "Done."})...)
 					wanted := 0
 					for i, c := range calls {
 						wanted += len(c.Want)
@@ -109,7 +110,14 @@ func TestRecordedRepliesThroughTheBinary(t *testing.T) {
 				}
 				t.Run(family+"/"+c.Name, func(t *testing.T) {
 					t.Parallel()
-					out, reqs := run(t, ollamatest.Reply{Content: c.Content, Thinking: c.Thinking})
+					wantCode := 0
+					if strings.TrimSpace(c.Content) == "" {
+						wantCode = 7
+					}
+					out, reqs := run(t, wantCode, ollamatest.Reply{Content: c.Content, Thinking: c.Thinking})
+					if wantCode == 7 && !strings.Contains(out.stderr, "the model returned an empty answer") {
+						t.Errorf("an answer of only thinking is not said to be empty: stderr %q", out.stderr)
+					}
 					ranAny := len(reqs) != 1 || strings.Contains(out.stderr, "everything ›")
 					mu.Lock()
 					sc.noCall++

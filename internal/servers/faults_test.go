@@ -252,7 +252,7 @@ func TestExitAtStartTheSameWayTwiceIsNotRetried(t *testing.T) {
 		Options{RestartDelay: 20 * time.Millisecond})
 	t.Cleanup(func() { _ = m.Close() })
 	errs := m.Start(t.Context())
-	const want = "server \"f\" exited during start (exit status 3), the same way twice, so it is not retried in this run; it wrote:\n  fault: database locked"
+	const want = "server \"f\" exited during start (exit status 3); it wrote:\n  fault: database locked\n(it failed the same way twice, so it is not retried in this run)"
 	if len(errs) != 1 || errs[0].Error() != want {
 		t.Errorf("start errors: %v, want %q", errs, want)
 	}

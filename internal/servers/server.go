@@ -352,7 +352,7 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 		same := transient && !s.everReady && s.lastFail != "" && s.lastFail == failureKey(serr.Message)
 		s.lastFail = failureKey(serr.Message)
 		if same {
-			serr = &StartError{Server: serr.Server, Err: serr.Err, Message: notRetried(s.spec.Name, serr.Message)}
+			serr = &StartError{Server: serr.Server, Err: serr.Err, Message: notRetried(serr.Message)}
 		}
 		if !(retry && transient && !same && m.scheduleRestartLocked(s, serr)) {
 			s.fail(serr)
@@ -402,21 +402,11 @@ func (m *Manager) bringUp(ctx context.Context, s *server, epoch uint64, retry bo
 }
 
 // notRetried words a start failure that came twice the same way: the
-// note goes before what the server wrote, so the message still ends with
-// its words.
-func notRetried(name, msg string) string {
-	const note = ", the same way twice, so it is not retried in this run"
-	if i := strings.Index(msg, "; it wrote:"); i >= 0 {
-		return msg[:i] + note + msg[i:]
-	}
-	prefix := fmt.Sprintf("server %q", name)
-	if strings.HasPrefix(msg, prefix) {
-		if i := strings.Index(msg[len(prefix):], ": "); i >= 0 {
-			i += len(prefix)
-			return msg[:i] + note + msg[i:]
-		}
-	}
-	return msg + note
+// note is a line of its own after the failure, so that the failure's
+// first line (what the chat shows of it) still names what the server
+// wrote.
+func notRetried(msg string) string {
+	return msg + "\n(it failed the same way twice, so it is not retried in this run)"
 }
 
 // failureKey is a start failure's message as compared with the next one's:
