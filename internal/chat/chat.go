@@ -134,6 +134,9 @@ func New(opts Options) *Chat {
 func (c *Chat) Run(ctx context.Context) error {
 	// /clear and /load may have moved the chat to another session file.
 	defer c.releaseSession()
+	// From here to the end, keys typed at any moment wait for the next
+	// prompt, unechoed.
+	defer c.keysMode()()
 	// Servers that answer from here on are news; the header tells of
 	// those before.
 	c.headerShown.Store(true)
@@ -188,6 +191,9 @@ func (c *Chat) readLine(ctx context.Context) (string, error) {
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	defer c.editing(p, ed)()
 	_, err := p.Run()
+	// The prompt gives the terminal back as it found it, unless the chat
+	// was suspended meanwhile: the shell may have set its own modes.
+	c.keysMode()
 	c.mu.Lock()
 	c.typedAhead = ed.after + c.typedAhead
 	c.mu.Unlock()

@@ -1,0 +1,76 @@
+//go:build linux
+
+package e2e
+
+// Keys typed at any moment reach the next prompt: while the chat starts,
+// while an answer is drawn, right after it, and while a command runs.
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcphost/mcphost/ollamatest"
+)
+
+// burst types text and Enter in one write, as a paste or a fast typist
+// (or tmux's send-keys) does.
+func (term *terminal) burst(text string) {
+	term.tmux("send-keys", "-l", text+"\r")
+}
+
+// TestChatSendsALineTypedAtAnyMoment: a line typed with its Enter in one
+// burst is sent, whether it comes before the prompt is open, while an
+// answer is drawn or right after it.
+func TestChatSendsALineTypedAtAnyMoment(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	ollama.Enqueue(ollamatest.Reply{Content: "First answer."}, ollamatest.Reply{Content: "Second answer.", Hold: hold},
+		ollamatest.Reply{Content: "Third answer."}, ollamatest.Reply{Content: "Fourth answer."})
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+
+	// Before the chat has even started.
+	term.burst("typed at start")
+	waitFor(t, func() bool { return ollama.RequestCount() == 1 })
+	if got := lastUser(t, ollama); got != "typed at start" {
+		t.Errorf("the first prompt sent was %q, want the line typed at start", got)
+	}
+	term.waitFor("First answer.")
+
+	// While the answer is drawn, then at once after it.
+	term.burst("typed before")
+	waitFor(t, func() bool { return ollama.RequestCount() == 2 })
+	term.burst("typed during")
+	close(hold)
+	term.waitFor("Second answer.")
+	term.burst("typed after")
+	term.waitFor("Fourth answer.")
+	reqs := ollama.Requests()
+	var got []string
+	for _, r := range reqs {
+		got = append(got, lastMessage(r).Content)
+	}
+	if want := []string{"typed at start", "typed before", "typed during", "typed after"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the model got %q, want %q", got, want)
+	}
+	// Ctrl-D right after an answer ends the chat.
+	term.keys("C-d")
+	if code := term.waitExit(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// TestChatQuitsOnCtrlDTypedBeforeThePrompt: Ctrl-D typed while the chat
+// starts ends it once the prompt is up, as a shell leaves on a Ctrl-D
+// typed ahead.
+func TestChatQuitsOnCtrlDTypedBeforeThePrompt(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+	term.keys("C-d")
+	if code := term.waitExit(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
