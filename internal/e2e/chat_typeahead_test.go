@@ -74,3 +74,42 @@ func TestChatQuitsOnCtrlDTypedBeforeThePrompt(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
+
+// TestChatKeepsKeysTypedWhileACommandRuns: keys typed while /mcp
+// restart waits for the server are not drawn into its notices; they start
+// the next prompt.
+func TestChatKeepsKeysTypedWhileACommandRuns(t *testing.T) {
+	t.Parallel()
+	e := newFaultEnv(t)
+	gate, open := e.gate()
+	e.config(e.server("slow", "", "-start-gate", gate))
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(ollamatest.Reply{Content: "The answer."})
+	term := startTerminal(t, e.dir, chatEnv(t, ollama.URL), "-m", "tiny")
+	open()
+	term.waitFor("/help for commands")
+	term.typeLine("/mcp restart slow")
+	term.waitFor("restarting slow…")
+	// The restarted server waits at its gate: the command is still on.
+	term.tmux("send-keys", "-l", "typed meanwhile")
+	open()
+	var s, notices string
+	waitFor(t, func() bool {
+		s = term.screen()
+		_, after, _ := strings.Cut(s, "restarting slow…")
+		notices, _, ok := strings.Cut(after, "slow is ready: ")
+		return ok && notices != ""
+	})
+	_, after, _ := strings.Cut(s, "restarting slow…")
+	notices, _, _ = strings.Cut(after, "slow is ready: ")
+	if strings.Contains(notices, "typed meanwhile") {
+		t.Errorf("the keys typed during the command were drawn into its notices:\n%s", s)
+	}
+	term.waitFor("> typed meanwhile")
+	term.keys("Enter")
+	term.waitFor("The answer.")
+	if got := lastUser(t, ollama); got != "typed meanwhile" {
+		t.Errorf("the model got %q, want the text typed during the command", got)
+	}
+}
