@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/chat"
 	"github.com/mcphost/mcphost/internal/session"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/internal/version"
@@ -25,6 +26,14 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
 	stderr := con.err
+	// Keys typed while the answer is drawn would be echoed into it; they
+	// wait, unechoed, for the shell. The signals that end the run (Ctrl-C,
+	// SIGTERM, SIGHUP) cancel ctx, so this restore runs on those exits
+	// too. Only when the answer goes to the terminal: a pager reading the
+	// same terminal (mcphost -p … | less) sets modes of its own.
+	if ui.IsTerminal(con.in) && ui.IsTerminal(con.out.f) {
+		defer chat.EchoOff(con.in)()
+	}
 
 	r := newRenderer(settings, con.out, con.err)
 	// fail ends a run that failed before the model was called; a JSON

@@ -113,3 +113,49 @@ func TestChatKeepsKeysTypedWhileACommandRuns(t *testing.T) {
 		t.Errorf("the model got %q, want the text typed during the command", got)
 	}
 }
+
+// TestOneShotDoesNotEchoKeysIntoTheAnswer: keys typed while a one-shot
+// run draws its answer on a terminal are not drawn into it, and the
+// terminal echoes again once the run is over.
+func TestOneShotDoesNotEchoKeysIntoTheAnswer(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	ollama.Enqueue(ollamatest.Reply{Content: "The answer.", Hold: hold})
+	term := startTerminalHeld(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny", "-p", "hello")
+	waitFor(t, func() bool { return ollama.RequestCount() == 1 })
+	// With its Enter, so that an echo moves the cursor down a row and the
+	// spinner, redrawn, cannot wipe it.
+	term.burst("typed during")
+	close(hold)
+	if code := term.waitExit(); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, term.screen())
+	}
+	if s := term.screen(); strings.Contains(s, "typed during") {
+		t.Errorf("the keys typed during the run were drawn:\n%s", s)
+	}
+	// The terminal echoes again: the shell's next command shows what is
+	// typed.
+	term.tmux("send-keys", "-l", "typed after")
+	term.waitFor("typed after")
+}
+
+// TestOneShotGivesTheEchoBackWhenInterrupted: Ctrl-C during a one-shot
+// run leaves the terminal echoing.
+func TestOneShotGivesTheEchoBackWhenInterrupted(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	defer close(hold)
+	ollama.Enqueue(ollamatest.Reply{Content: "never", Hold: hold})
+	term := startTerminalHeld(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny", "-p", "hello")
+	waitFor(t, func() bool { return ollama.RequestCount() == 1 })
+	term.keys("C-c")
+	if code := term.waitExit(); code != 130 {
+		t.Errorf("exit %d, want 130", code)
+	}
+	term.tmux("send-keys", "-l", "typed after")
+	term.waitFor("typed after")
+}
