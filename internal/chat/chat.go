@@ -33,6 +33,9 @@ type Host interface {
 
 // Options configure a Chat.
 type Options struct {
+	// Typed is what the user typed before the chat began that was read
+	// from the terminal already: it starts the first prompt.
+	Typed []byte
 	// Host is the MCP side, for the slash commands.
 	Host Host
 	// Conversation holds the conversation; the chat feeds it prompts and

@@ -279,11 +279,13 @@ func (c *Chat) keysMode() (restore func()) {
 		return noop
 	}
 	a := &typeAhead{}
+	// Keys read before the chat began (by the question to the terminal
+	// about its background) come first.
+	a.feed(c.opts.Typed)
+	c.opts.Typed = nil
 	restore = keyMode(in, func(b []byte) {
 		if b == nil {
-			a.mu.Lock()
-			a.eof = a.eof || len(a.text) == 0
-			a.mu.Unlock()
+			a.feed([]byte{0x04})
 			return
 		}
 		a.feed(b)

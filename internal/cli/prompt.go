@@ -149,7 +149,9 @@ func newRenderer(settings *config.Settings, stdout, stderr *pipeGuard) ui.Render
 			Quiet: settings.Quiet, HideThinking: settings.HideThinking,
 		}
 		if outTTY && !noColor {
-			opts.Theme = terminalTheme(settings)
+			// Keys typed before the run answered the query are not kept:
+			// a one-shot run reads none.
+			opts.Theme, _ = terminalTheme(settings)
 		}
 		return ui.NewText(opts)
 	}
@@ -184,6 +186,11 @@ func loadSession(held *session.Lock, conv *host.Conversation) error {
 // terminalTheme decides the colours of rendered Markdown once: --theme,
 // else COLORFGBG, else one question to the terminal that gives up after
 // ui.QueryTimeout.
-func terminalTheme(settings *config.Settings) ui.Theme {
-	return ui.ResolveTheme(settings.Theme, os.Getenv, func() (ui.Theme, bool) { return ui.QueryBackground(ui.QueryTimeout) })
+func terminalTheme(settings *config.Settings) (theme ui.Theme, typed []byte) {
+	theme = ui.ResolveTheme(settings.Theme, os.Getenv, func() (ui.Theme, bool) {
+		t, ok, keys := ui.QueryBackground(ui.QueryTimeout)
+		typed = keys
+		return t, ok
+	})
+	return theme, typed
 }

@@ -159,3 +159,25 @@ func TestOneShotGivesTheEchoBackWhenInterrupted(t *testing.T) {
 	term.tmux("send-keys", "-l", "typed after")
 	term.waitFor("typed after")
 }
+
+// TestChatKeepsALineTypedWhileItAsksTheTerminal: with colours, the chat
+// asks the terminal for its background as it starts, and reads the
+// answer from the keys: a line typed before is still sent.
+func TestChatKeepsALineTypedWhileItAsksTheTerminal(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(ollamatest.Reply{Content: "First answer."})
+	var env []string
+	for _, v := range chatEnv(t, ollama.URL) {
+		if !strings.HasPrefix(v, "NO_COLOR=") {
+			env = append(env, v)
+		}
+	}
+	term := startTerminal(t, t.TempDir(), env, "-m", "tiny")
+	term.burst("typed at start")
+	term.waitFor("First answer.")
+	if got := lastUser(t, ollama); got != "typed at start" {
+		t.Errorf("the model got %q, want the line typed at start", got)
+	}
+}
