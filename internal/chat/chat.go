@@ -83,8 +83,10 @@ type Chat struct {
 
 	// mu guards what Ask, called from the runner's tool goroutines, reads
 	// of the running turn.
-	mu         sync.Mutex
-	turnOut    *ui.Text
+	mu      sync.Mutex
+	turnOut *ui.Text
+	// turnWait is the running turn's line of servers still starting.
+	turnWait   *waitLine
 	cancelTurn context.CancelFunc
 	// notices are news from the servers (a list changed, a URL flow is
 	// done) that came between turns and prompts, shown before the next
@@ -264,7 +266,7 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
-		c.turnOut, c.cancelTurn, c.running, c.refused = nil, func() {}, nil, nil
+		c.turnOut, c.turnWait, c.cancelTurn, c.running, c.refused = nil, nil, func() {}, nil, nil
 		c.mu.Unlock()
 	}()
 	var stats turnStats
@@ -279,6 +281,9 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		out.Handle(ev)
 	}
 	wait := c.serverWait()
+	c.mu.Lock()
+	c.turnWait = wait
+	c.mu.Unlock()
 	res, err := run(turnCtx, wait.watch(c.keepOffered(c.keepThinking(c.trackCalls(stats.watch(handle))))))
 	wait.stop()
 	out.Finish(res, err, 0)
