@@ -33,6 +33,9 @@ type Host interface {
 
 // Options configure a Chat.
 type Options struct {
+	// Typed is what the user typed before the chat began that was read
+	// from the terminal already: it starts the first prompt.
+	Typed []byte
 	// Host is the MCP side, for the slash commands.
 	Host Host
 	// Conversation holds the conversation; the chat feeds it prompts and
@@ -80,8 +83,10 @@ type Chat struct {
 
 	// mu guards what Ask, called from the runner's tool goroutines, reads
 	// of the running turn.
-	mu         sync.Mutex
-	turnOut    *ui.Text
+	mu      sync.Mutex
+	turnOut *ui.Text
+	// turnWait is the running turn's line of servers still starting.
+	turnWait   *waitLine
 	cancelTurn context.CancelFunc
 	// notices are news from the servers (a list changed, a URL flow is
 	// done) that came between turns and prompts, shown before the next
@@ -134,6 +139,9 @@ func New(opts Options) *Chat {
 func (c *Chat) Run(ctx context.Context) error {
 	// /clear and /load may have moved the chat to another session file.
 	defer c.releaseSession()
+	// From here to the end, keys typed at any moment wait for the next
+	// prompt, unechoed.
+	defer c.keysMode()()
 	// Servers that answer from here on are news; the header tells of
 	// those before.
 	c.headerShown.Store(true)
@@ -188,6 +196,9 @@ func (c *Chat) readLine(ctx context.Context) (string, error) {
 	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	defer c.editing(p, ed)()
 	_, err := p.Run()
+	// The prompt gives the terminal back as it found it, unless the chat
+	// was suspended meanwhile: the shell may have set its own modes.
+	c.keysMode()
 	c.mu.Lock()
 	c.typedAhead = ed.after + c.typedAhead
 	c.mu.Unlock()
@@ -255,7 +266,7 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
-		c.turnOut, c.cancelTurn, c.running, c.refused = nil, func() {}, nil, nil
+		c.turnOut, c.turnWait, c.cancelTurn, c.running, c.refused = nil, nil, func() {}, nil, nil
 		c.mu.Unlock()
 	}()
 	var stats turnStats
@@ -270,6 +281,9 @@ func (c *Chat) turnWith(ctx context.Context, run func(ctx context.Context, on fu
 		out.Handle(ev)
 	}
 	wait := c.serverWait()
+	c.mu.Lock()
+	c.turnWait = wait
+	c.mu.Unlock()
 	res, err := run(turnCtx, wait.watch(c.keepOffered(c.keepThinking(c.trackCalls(stats.watch(handle))))))
 	wait.stop()
 	out.Finish(res, err, 0)

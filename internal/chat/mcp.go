@@ -381,8 +381,17 @@ func (c *Chat) notice(msg string) {
 	var editor *tea.Program
 	switch {
 	case c.turnOut != nil:
-		out := c.turnOut
-		out.Interrupt(func() { fmt.Fprintf(c.opts.Err, "· %s\n", msg) })
+		out, wait := c.turnOut, c.turnWait
+		show := func() { fmt.Fprintf(c.opts.Err, "· %s\n", msg) }
+		out.Interrupt(func() {
+			// The line of servers still starting is cleared first too,
+			// and drawn again below the notice if it still has news.
+			if wait != nil {
+				wait.line.Interrupt(show)
+				return
+			}
+			show()
+		})
 	case c.editor != nil:
 		editor = c.editor
 	default:

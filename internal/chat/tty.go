@@ -16,3 +16,9 @@ func withEcho(f *os.File) (restore func()) { return setEcho(f, true) }
 
 // noop is the restore function when nothing was changed.
 func noop() {}
+
+// EchoOff turns off the terminal's echo while a one-shot run draws its
+// answer, so that keys typed meanwhile are not drawn into it (or into the
+// thinking line); they wait for the shell. It returns the function that
+// restores the terminal; on anything but a terminal both are no-ops.
+func EchoOff(f *os.File) (restore func()) { return noEcho(f) }

@@ -19,3 +19,6 @@ func discardInput(*os.File) {}
 // pendingInput: terminal input is not handled on this system; an Esc
 // read is taken for the Esc key.
 func pendingInput(*os.File) bool { return false }
+
+// keyMode: terminal modes are not handled on this system.
+func keyMode(*os.File, func([]byte)) (restore func()) { return noop }

@@ -47,3 +47,7 @@ func discardInput(f *os.File) {
 // pendingInput: a console's keys come as events, not escape sequences;
 // an Esc read is the Esc key.
 func pendingInput(*os.File) bool { return false }
+
+// keyMode is not used on Windows (canReadAhead): the console keeps typed
+// keys for the next prompt without it.
+func keyMode(*os.File, func([]byte)) (restore func()) { return noop }

@@ -266,3 +266,33 @@ func typedLine(text string) (string, bool) {
 	}
 	return line, true
 }
+
+// keysMode keeps the terminal in keyMode while the chat runs, so that no
+// key is echoed or lost between a turn's type-ahead reader and the
+// prompt; lines typed before (while the chat started) are kept for the
+// next prompt, Ctrl-D on its own included. It returns the function that
+// gives the terminal back as it was. Where the terminal cannot be read
+// that way (not a terminal, Windows) it does nothing.
+func (c *Chat) keysMode() (restore func()) {
+	in := c.opts.In
+	if !canReadAhead || in == nil || !term.IsTerminal(int(in.Fd())) {
+		return noop
+	}
+	a := &typeAhead{}
+	// Keys read before the chat began (by the question to the terminal
+	// about its background) come first.
+	a.feed(c.opts.Typed)
+	c.opts.Typed = nil
+	restore = keyMode(in, func(b []byte) {
+		if b == nil {
+			a.feed([]byte{0x04})
+			return
+		}
+		a.feed(b)
+	})
+	c.mu.Lock()
+	c.quitAhead = c.quitAhead || c.typedAhead == "" && a.quit()
+	c.typedAhead += string(a.text)
+	c.mu.Unlock()
+	return restore
+}

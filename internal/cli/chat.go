@@ -42,10 +42,14 @@ func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
 	// nothing asks the terminal with a long wait.
 	noColor := os.Getenv("NO_COLOR") != ""
 	theme := ui.Dark
+	// Keys typed while the chat started were read with the terminal's
+	// answer: the chat keeps them for its first prompt.
+	var typed []byte
 	if !noColor {
-		theme = terminalTheme(settings)
+		theme, typed = terminalTheme(settings)
 	}
 	c := chat.New(chat.Options{
+		Typed:        typed,
 		Host:         h,
 		Conversation: h.Conversation(),
 		In:           stdin,

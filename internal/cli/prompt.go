@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/chat"
 	"github.com/mcphost/mcphost/internal/session"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/internal/version"
@@ -25,6 +26,14 @@ func runPrompt(con *console, settings *config.Settings, logger *slog.Logger, pro
 	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
 	stderr := con.err
+	// Keys typed while the answer is drawn would be echoed into it; they
+	// wait, unechoed, for the shell. The signals that end the run (Ctrl-C,
+	// SIGTERM, SIGHUP) cancel ctx, so this restore runs on those exits
+	// too. Only when the answer goes to the terminal: a pager reading the
+	// same terminal (mcphost -p … | less) sets modes of its own.
+	if ui.IsTerminal(con.in) && ui.IsTerminal(con.out.f) {
+		defer chat.EchoOff(con.in)()
+	}
 
 	r := newRenderer(settings, con.out, con.err)
 	// fail ends a run that failed before the model was called; a JSON
@@ -140,7 +149,9 @@ func newRenderer(settings *config.Settings, stdout, stderr *pipeGuard) ui.Render
 			Quiet: settings.Quiet, HideThinking: settings.HideThinking,
 		}
 		if outTTY && !noColor {
-			opts.Theme = terminalTheme(settings)
+			// Keys typed before the run answered the query are not kept:
+			// a one-shot run reads none.
+			opts.Theme, _ = terminalTheme(settings)
 		}
 		return ui.NewText(opts)
 	}
@@ -175,6 +186,11 @@ func loadSession(held *session.Lock, conv *host.Conversation) error {
 // terminalTheme decides the colours of rendered Markdown once: --theme,
 // else COLORFGBG, else one question to the terminal that gives up after
 // ui.QueryTimeout.
-func terminalTheme(settings *config.Settings) ui.Theme {
-	return ui.ResolveTheme(settings.Theme, os.Getenv, func() (ui.Theme, bool) { return ui.QueryBackground(ui.QueryTimeout) })
+func terminalTheme(settings *config.Settings) (theme ui.Theme, typed []byte) {
+	theme = ui.ResolveTheme(settings.Theme, os.Getenv, func() (ui.Theme, bool) {
+		t, ok, keys := ui.QueryBackground(ui.QueryTimeout)
+		typed = keys
+		return t, ok
+	})
+	return theme, typed
 }

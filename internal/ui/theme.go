@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -73,6 +74,28 @@ func ParseColorFGBG(v string) (Theme, bool) {
 
 // themeOfOSC11 reads a terminal's answer to OSC 11 ("rgb:RRRR/GGGG/BBBB",
 // one to four hex digits a channel) as dark or light by its luminance.
+// splitReplies parts what was read after the queries into the terminal's
+// answer to OSC 11 (the cursor report only marks the end) and what else
+// came: keys typed meanwhile.
+func splitReplies(got []byte) (osc11 string, typed []byte) {
+	for len(got) > 0 {
+		loc := terminalReply.FindIndex(got)
+		if loc == nil {
+			typed = append(typed, got...)
+			break
+		}
+		typed = append(typed, got[:loc[0]]...)
+		if reply := string(got[loc[0]:loc[1]]); strings.HasPrefix(reply, "\x1b]") {
+			osc11 = reply
+		}
+		got = got[loc[1]:]
+	}
+	return osc11, typed
+}
+
+// terminalReply is one reply to QueryBackground's queries.
+var terminalReply = regexp.MustCompile(`\x1b\]11;[^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9]+;[0-9]+R`)
+
 func themeOfOSC11(answer string) (Theme, bool) {
 	i := strings.Index(answer, "rgb:")
 	if i < 0 {

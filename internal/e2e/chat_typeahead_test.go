@@ -1,0 +1,183 @@
+//go:build linux
+
+package e2e
+
+// Keys typed at any moment reach the next prompt: while the chat starts,
+// while an answer is drawn, right after it, and while a command runs.
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcphost/mcphost/ollamatest"
+)
+
+// burst types text and Enter in one write, as a paste or a fast typist
+// (or tmux's send-keys) does.
+func (term *terminal) burst(text string) {
+	term.tmux("send-keys", "-l", text+"\r")
+}
+
+// TestChatSendsALineTypedAtAnyMoment: a line typed with its Enter in one
+// burst is sent, whether it comes before the prompt is open, while an
+// answer is drawn or right after it.
+func TestChatSendsALineTypedAtAnyMoment(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	ollama.Enqueue(ollamatest.Reply{Content: "First answer."}, ollamatest.Reply{Content: "Second answer.", Hold: hold},
+		ollamatest.Reply{Content: "Third answer."}, ollamatest.Reply{Content: "Fourth answer."})
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+
+	// Before the chat has even started.
+	term.burst("typed at start")
+	waitFor(t, func() bool { return ollama.RequestCount() == 1 })
+	if got := lastUser(t, ollama); got != "typed at start" {
+		t.Errorf("the first prompt sent was %q, want the line typed at start", got)
+	}
+	term.waitFor("First answer.")
+
+	// While the answer is drawn, then at once after it.
+	term.burst("typed before")
+	waitFor(t, func() bool { return ollama.RequestCount() == 2 })
+	term.burst("typed during")
+	close(hold)
+	term.waitFor("Second answer.")
+	term.burst("typed after")
+	term.waitFor("Fourth answer.")
+	reqs := ollama.Requests()
+	var got []string
+	for _, r := range reqs {
+		got = append(got, lastMessage(r).Content)
+	}
+	if want := []string{"typed at start", "typed before", "typed during", "typed after"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the model got %q, want %q", got, want)
+	}
+	// Ctrl-D right after an answer ends the chat.
+	term.keys("C-d")
+	if code := term.waitExit(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// TestChatQuitsOnCtrlDTypedBeforeThePrompt: Ctrl-D typed while the chat
+// starts ends it once the prompt is up, as a shell leaves on a Ctrl-D
+// typed ahead.
+func TestChatQuitsOnCtrlDTypedBeforeThePrompt(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+	term.keys("C-d")
+	if code := term.waitExit(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// TestChatKeepsKeysTypedWhileACommandRuns: keys typed while /mcp
+// restart waits for the server are not drawn into its notices; they start
+// the next prompt.
+func TestChatKeepsKeysTypedWhileACommandRuns(t *testing.T) {
+	t.Parallel()
+	e := newFaultEnv(t)
+	gate, open := e.gate()
+	e.config(e.server("slow", "", "-start-gate", gate))
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(ollamatest.Reply{Content: "The answer."})
+	term := startTerminal(t, e.dir, chatEnv(t, ollama.URL), "-m", "tiny")
+	open()
+	term.waitFor("/help for commands")
+	term.typeLine("/mcp restart slow")
+	term.waitFor("restarting slow…")
+	// The restarted server waits at its gate: the command is still on.
+	term.tmux("send-keys", "-l", "typed meanwhile")
+	open()
+	var s, notices string
+	waitFor(t, func() bool {
+		s = term.screen()
+		_, after, _ := strings.Cut(s, "restarting slow…")
+		notices, _, ok := strings.Cut(after, "slow is ready: ")
+		return ok && notices != ""
+	})
+	_, after, _ := strings.Cut(s, "restarting slow…")
+	notices, _, _ = strings.Cut(after, "slow is ready: ")
+	if strings.Contains(notices, "typed meanwhile") {
+		t.Errorf("the keys typed during the command were drawn into its notices:\n%s", s)
+	}
+	term.waitFor("> typed meanwhile")
+	term.keys("Enter")
+	term.waitFor("The answer.")
+	if got := lastUser(t, ollama); got != "typed meanwhile" {
+		t.Errorf("the model got %q, want the text typed during the command", got)
+	}
+}
+
+// TestOneShotDoesNotEchoKeysIntoTheAnswer: keys typed while a one-shot
+// run draws its answer on a terminal are not drawn into it, and the
+// terminal echoes again once the run is over.
+func TestOneShotDoesNotEchoKeysIntoTheAnswer(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	ollama.Enqueue(ollamatest.Reply{Content: "The answer.", Hold: hold})
+	term := startTerminalHeld(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny", "-p", "hello")
+	waitFor(t, func() bool { return ollama.RequestCount() == 1 })
+	// With its Enter, so that an echo moves the cursor down a row and the
+	// spinner, redrawn, cannot wipe it.
+	term.burst("typed during")
+	close(hold)
+	if code := term.waitExit(); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, term.screen())
+	}
+	if s := term.screen(); strings.Contains(s, "typed during") {
+		t.Errorf("the keys typed during the run were drawn:\n%s", s)
+	}
+	// The terminal echoes again: the shell's next command shows what is
+	// typed.
+	term.tmux("send-keys", "-l", "typed after")
+	term.waitFor("typed after")
+}
+
+// TestOneShotGivesTheEchoBackWhenInterrupted: Ctrl-C during a one-shot
+// run leaves the terminal echoing.
+func TestOneShotGivesTheEchoBackWhenInterrupted(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	defer close(hold)
+	ollama.Enqueue(ollamatest.Reply{Content: "never", Hold: hold})
+	term := startTerminalHeld(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny", "-p", "hello")
+	waitFor(t, func() bool { return ollama.RequestCount() == 1 })
+	term.keys("C-c")
+	if code := term.waitExit(); code != 130 {
+		t.Errorf("exit %d, want 130", code)
+	}
+	term.tmux("send-keys", "-l", "typed after")
+	term.waitFor("typed after")
+}
+
+// TestChatKeepsALineTypedWhileItAsksTheTerminal: with colours, the chat
+// asks the terminal for its background as it starts, and reads the
+// answer from the keys: a line typed before is still sent.
+func TestChatKeepsALineTypedWhileItAsksTheTerminal(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Enqueue(ollamatest.Reply{Content: "First answer."})
+	var env []string
+	for _, v := range chatEnv(t, ollama.URL) {
+		if !strings.HasPrefix(v, "NO_COLOR=") {
+			env = append(env, v)
+		}
+	}
+	term := startTerminal(t, t.TempDir(), env, "-m", "tiny")
+	term.burst("typed at start")
+	term.waitFor("First answer.")
+	if got := lastUser(t, ollama); got != "typed at start" {
+		t.Errorf("the model got %q, want the line typed at start", got)
+	}
+}
