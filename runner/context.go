@@ -153,10 +153,10 @@ func (e *PromptTooLargeError) Error() string {
 		if strings.HasPrefix(e.Part, "the tools (") || e.Part == "the model's tool calls" {
 			is = "are"
 		}
-		return fmt.Sprintf("%s %s about %s tokens; the window is %s: %s; %s", e.Part, is, approx(e.PartTokens), thousands(e.Window), e.Hint, what)
+		return fmt.Sprintf("%s %s about %s tokens; the window is %s: %s; %s", e.Part, is, budget.Short(e.PartTokens), thousands(e.Window), e.Hint, what)
 	}
 	return fmt.Sprintf("the prompt is about %s tokens, %s the biggest part of it (about %s); the window is %s, less %s kept for the answer: %s; %s",
-		approx(e.Tokens), e.Part, approx(e.PartTokens), thousands(e.Window), thousands(e.Reserve), e.Hint, what)
+		budget.Short(e.Tokens), e.Part, budget.Short(e.PartTokens), thousands(e.Window), thousands(e.Reserve), e.Hint, what)
 }
 
 // Is reports whether target is ErrPromptTooLarge.
@@ -251,17 +251,6 @@ func attachments(content string) []attachment {
 		out = append(out, attachment{"@" + name, content[m[0] : m[1]+end+len(closing)]})
 	}
 	return out
-}
-
-// approx writes a token count for a sentence: 850, 1.2k, 19k.
-func approx(n int) string {
-	switch {
-	case n < 1000:
-		return strconv.Itoa(n)
-	case n < 10000:
-		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/1000), ".0") + "k"
-	}
-	return fmt.Sprintf("%.0fk", float64(n)/1000)
 }
 
 // thousands writes n with commas between thousands: 8,192.

@@ -26,6 +26,7 @@ package budget
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/mcphost/mcphost/provider"
@@ -279,3 +280,15 @@ func boundary(s string, i int, forward bool, reach int) int {
 }
 
 func runeStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// Short writes a token count for a person, short: 850, 1.2k, 19k. The
+// chat's status line and the runner's errors say sizes the same way.
+func Short(n int) string {
+	switch {
+	case n < 1000:
+		return strconv.Itoa(n)
+	case n < 10000:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/1000), ".0") + "k"
+	}
+	return fmt.Sprintf("%.0fk", float64(n)/1000)
+}

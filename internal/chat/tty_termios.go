@@ -85,13 +85,7 @@ func keyMode(f *os.File, cooked func([]byte)) (restore func()) {
 	if old.Lflag&unix.ICANON != 0 {
 		readCooked(fd, cooked)
 	}
-	changed := *old
-	changed.Lflag &^= unix.ECHO | unix.ICANON
-	changed.Cc[unix.VMIN], changed.Cc[unix.VTIME] = 1, 0
-	if unix.IoctlSetTermios(fd, ioctlSetTermios, &changed) != nil {
-		return noop
-	}
-	return func() { _ = unix.IoctlSetTermios(fd, ioctlSetTermios, old) }
+	return charMode(f)
 }
 
 // readCooked reads the whole lines (and Ctrl-Ds) waiting in a terminal in

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/budget"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/provider"
 	"github.com/mcphost/mcphost/runner"
@@ -114,7 +115,7 @@ func (c *Chat) cmdCompact(ctx context.Context, w io.Writer, args []string) bool 
 	default:
 		c.saveSession(w)
 		fmt.Fprintf(w, "Compacted %d messages into a summary: about %s → %s tokens; the last %d turn(s) stay as they were.\n",
-			out.Replaced, kilo(out.Before), kilo(out.After), keep)
+			out.Replaced, budget.Short(out.Before), budget.Short(out.After), keep)
 		if out.LeftOut > 0 {
 			fmt.Fprintf(w, "The oldest %d messages did not fit the context window with the request and are not in the summary.\n", out.LeftOut)
 		}
@@ -184,11 +185,11 @@ func (s *turnStats) line() string {
 	}
 	switch {
 	case s.cut && s.window > 0:
-		parts = append(parts, fmt.Sprintf("%s/%s context (100%%, the prompt was cut)", kilo(max(s.used, s.window)), kilo(s.window)))
+		parts = append(parts, fmt.Sprintf("%s/%s context (100%%, the prompt was cut)", budget.Short(max(s.used, s.window)), budget.Short(s.window)))
 	case s.used > 0 && s.window > 0:
-		parts = append(parts, fmt.Sprintf("%s/%s context (%d%%)", kilo(s.used), kilo(s.window), s.used*100/s.window))
+		parts = append(parts, fmt.Sprintf("%s/%s context (%d%%)", budget.Short(s.used), budget.Short(s.window), s.used*100/s.window))
 	case s.used > 0:
-		parts = append(parts, kilo(s.used)+" context")
+		parts = append(parts, budget.Short(s.used)+" context")
 	}
 	return strings.Join(parts, " · ")
 }
@@ -211,17 +212,6 @@ func (c *Chat) printDim(line string) {
 		line = "\x1b[2m" + line + "\x1b[22m"
 	}
 	fmt.Fprintln(c.opts.Err, line)
-}
-
-// kilo writes a token count short: 950, 3.1k, 12k.
-func kilo(n int) string {
-	switch {
-	case n < 1000:
-		return strconv.Itoa(n)
-	case n < 10000:
-		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/1000), ".0") + "k"
-	}
-	return fmt.Sprintf("%.0fk", float64(n)/1000)
 }
 
 // previewAnswer is ui.Preview of an answer, keeping the mark of an

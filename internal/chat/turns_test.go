@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcphost/mcphost/host"
+	"github.com/mcphost/mcphost/internal/budget"
 	"github.com/mcphost/mcphost/internal/session"
 	"github.com/mcphost/mcphost/ollamatest"
 	"github.com/mcphost/mcphost/provider"
@@ -47,8 +48,8 @@ func TestStatusLineSpeedIsOfWriting(t *testing.T) {
 
 func TestKilo(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 950: "950", 1000: "1k", 3100: "3.1k", 12345: "12k", 131072: "131k"} {
-		if got := kilo(n); got != want {
-			t.Errorf("kilo(%d) = %q, want %q", n, got, want)
+		if got := budget.Short(n); got != want {
+			t.Errorf("budget.Short(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
