@@ -429,6 +429,12 @@ func (h *Host) start(ctx context.Context) error {
 	return nil
 }
 
+// startNews is the manager's news of a server's start as the Host's
+// callers see it: its error worded as a *ServerError.
+func startNews(n servers.StartNews) StartNews {
+	return StartNews{Starting: n.Starting, Server: n.Server, Err: hostError(serverError(n.Err))}
+}
+
 // serverNews passes the manager's news of the servers' start on to
 // Options.OnStart, if set.
 func (h *Host) serverNews() func(servers.StartNews) {
@@ -437,7 +443,7 @@ func (h *Host) serverNews() func(servers.StartNews) {
 		return nil
 	}
 	return func(n servers.StartNews) {
-		on(StartNews{Starting: n.Starting, Server: n.Server, Err: hostError(serverError(n.Err))})
+		on(startNews(n))
 	}
 }
 

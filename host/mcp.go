@@ -95,7 +95,7 @@ func (h *Host) waitServers(ctx context.Context, emit func(Event)) {
 	var news func(servers.StartNews)
 	if emit != nil {
 		news = func(n servers.StartNews) {
-			emit(StartNews{Starting: n.Starting, Server: n.Server, Err: hostError(serverError(n.Err))})
+			emit(startNews(n))
 		}
 	}
 	wait := h.serverWait()
