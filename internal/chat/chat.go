@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
+	"golang.org/x/term"
 
 	"github.com/mcphost/mcphost/ask"
 	"github.com/mcphost/mcphost/host"
@@ -183,17 +184,33 @@ func (c *Chat) readLine(ctx context.Context) (string, error) {
 		return "", ErrEOF
 	}
 	ahead := c.takeTypedAhead()
-	if line, ok := typedLine(ahead); ok {
-		// One line ended by Enter, typed as the last turn ended: sent
-		// now, as a shell runs a command typed ahead.
-		fmt.Fprint(c.opts.Out, "> "+line+"\n")
-		return line, nil
-	}
 	ed := newEditor(c.history.Entries(), c.Complete, c.opts.Width(), c.opts.Theme == ui.Dark)
+	if line, rest, ok := typedLine(ahead); ok {
+		// A line ended by Enter, typed during the last turn: sent now,
+		// as a shell runs a command typed ahead; the lines after it
+		// wait for the prompts after this one. A paste in it is folded
+		// as one made at the prompt would be.
+		c.mu.Lock()
+		c.typedAhead = rest + c.typedAhead
+		c.mu.Unlock()
+		ed.insertPaste(line)
+		ed.finish(ed.ta.Value(), nil)
+		fmt.Fprint(c.opts.Out, ed.echo())
+		return ed.value, nil
+	}
 	// Other text typed during the last turn starts the input; a paste
-	// made then is folded as one made now would be.
-	ed.insertPaste(strings.TrimRight(ahead, "\n"))
-	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(c.opts.In), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
+	// made then is folded as one made now would be, less the newline
+	// that ends it (a paste of lines copied whole has one).
+	ed.insertPaste(strings.TrimRight(ahead, string(pastedNewline)))
+	var in io.Reader = c.opts.In
+	if canReadAhead && c.opts.In != nil && term.IsTerminal(int(c.opts.In.Fd())) {
+		// What is typed after the Enter that ends this prompt stays in
+		// the terminal for the next reader.
+		ed.input = newLineInput(c.opts.In)
+		defer ed.input.Close()
+		in = ed.input
+	}
+	p := tea.NewProgram(ed, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(c.opts.Out), tea.WithoutSignalHandler())
 	defer c.editing(p, ed)()
 	_, err := p.Run()
 	// The prompt gives the terminal back as it found it, unless the chat
@@ -228,7 +245,7 @@ func (c *Chat) Turn(ctx context.Context, prompt string) {
 		// input box, to be cut down or sent again after /compact.
 		c.mu.Lock()
 		if c.typedAhead == "" {
-			c.typedAhead = prompt
+			c.typedAhead = asPasted(prompt)
 		}
 		c.mu.Unlock()
 	}

@@ -66,6 +66,15 @@ type editor struct {
 	runEditor func(*exec.Cmd, tea.ExecCallback) tea.Cmd
 	// getenv reads VISUAL and EDITOR; os.Getenv, replaced in tests.
 	getenv func(string) string
+	// input is the terminal read a line at a time, or nil where the
+	// editor reads something else.
+	input *lineInput
+}
+
+// isEnter reports whether k is a key lineInput stops at: Enter (CR),
+// with or without Alt, or Ctrl-J (LF).
+func isEnter(k tea.KeyPressMsg) bool {
+	return k.Code == tea.KeyEnter || k.String() == "ctrl+j"
 }
 
 // paste is one long paste: the placeholder the box shows and the text it
@@ -112,6 +121,16 @@ func newEditor(history []string, complete func(string) []string, width int, dark
 func (e *editor) Init() tea.Cmd { return textarea.Blink }
 
 func (e *editor) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && isEnter(k) {
+		// The terminal is read no further than an Enter until it is
+		// taken: it may end the prompt (finish), and what follows it is
+		// then the next prompt's.
+		defer func() {
+			if !e.done {
+				e.input.next()
+			}
+		}()
+	}
 	if e.done {
 		e.keepAfter(msg)
 		return e, nil
@@ -332,12 +351,13 @@ func (e *editor) keepAfter(msg tea.Msg) {
 			e.after += msg.Text
 		}
 	case tea.PasteMsg:
-		e.after += msg.Content
+		e.after += asPasted(msg.Content)
 	}
 }
 
 func (e *editor) finish(value string, err error) tea.Cmd {
 	e.done, e.value, e.shown, e.err = true, e.expand(value), value, err
+	e.input.Close()
 	return tea.Quit
 }
 

@@ -133,6 +133,11 @@ func (e *editor) openEditor() tea.Cmd {
 		return nil
 	}
 	cmd := exec.Command(args[0], append(args[1:], f.Name())...)
+	if e.input != nil {
+		// The terminal itself: Bubble Tea would give the program what it
+		// reads from (lineInput) through a pipe, no terminal.
+		cmd.Stdin = e.input.File
+	}
 	path, editor := f.Name(), args[0]
 	return e.runEditor(cmd, func(err error) tea.Msg { return editedMsg{path: path, editor: editor, err: err} })
 }

@@ -189,18 +189,36 @@ func TestEditorCtrlXCtrlEEditsInTheEditor(t *testing.T) {
 
 func TestTypedLineIsSentAtOnce(t *testing.T) {
 	for _, tt := range []struct {
-		typed, line string
-		ok          bool
+		typed, line, rest string
+		ok                bool
 	}{
-		{"/copy\n", "/copy", true},
-		{"/copy", "", false},      // no Enter: edited first
-		{"one\ntwo\n", "", false}, // several lines: a paste
-		{"\n", "", false},         // a stray Enter sends nothing
-		{"two words\n", "two words", true},
+		{"/copy\n", "/copy", "", true},
+		{"/copy", "", "", false},             // no Enter: edited first
+		{"one\ntwo\n", "one", "two\n", true}, // typed lines: one by one, as a shell runs them
+		{"one\ntwo", "one", "two", true},     // the unfinished one waits in the box
+		{"\n", "", "", false},                // a stray Enter sends nothing
+		{"\n\nnext\n", "next", "", true},     // nor do several
+		{"a\rb\n", "a\nb", "", true},         // a paste's newlines are the line's
+		{"two words\n", "two words", "", true},
 	} {
-		if line, ok := typedLine(tt.typed); line != tt.line || ok != tt.ok {
-			t.Errorf("typedLine(%q) = %q, %v; want %q, %v", tt.typed, line, ok, tt.line, tt.ok)
+		line, rest, ok := typedLine(tt.typed)
+		if line != tt.line || rest != tt.rest || ok != tt.ok {
+			t.Errorf("typedLine(%q) = %q, %q, %v; want %q, %q, %v", tt.typed, line, rest, ok, tt.line, tt.rest, tt.ok)
 		}
+	}
+}
+
+// TestTypeAheadKeepsPastedNewlines: between bracketed paste marks, Enter
+// is text of the line (kept as pastedNewline); outside, it ends the line.
+func TestTypeAheadKeepsPastedNewlines(t *testing.T) {
+	a := &typeAhead{}
+	a.feed([]byte("look: " + pasteStart + "a\r\nb\rc" + pasteEnd + " ok\rnext\r"))
+	if got, want := string(a.text), "look: a\rb\rc ok\nnext\n"; got != want {
+		t.Errorf("kept %q, want %q", got, want)
+	}
+	line, rest, _ := typedLine(string(a.text))
+	if line != "look: a\nb\nc ok" || rest != "next\n" {
+		t.Errorf("first line %q, rest %q", line, rest)
 	}
 }
 

@@ -1,7 +1,9 @@
 package chat
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -18,7 +20,10 @@ import (
 // Ctrl-Z work as before). A question asked during the turn (approval,
 // elicitation) holds it, so the question gets the keys.
 type typeAhead struct {
-	f       *os.File
+	f *os.File
+	// out is the terminal's output, where the bracketed paste mode is
+	// set while the turn runs (nil: left as it is).
+	out     io.Writer
 	onEsc   func()
 	restore func()
 
@@ -34,6 +39,9 @@ type typeAhead struct {
 	// eof is Ctrl-D typed with nothing else typed: the next prompt is
 	// left at once, as a shell does with a Ctrl-D typed ahead.
 	eof bool
+	// inPaste: between the marks of a bracketed paste, whose newlines
+	// are text (pastedNewline), not Enters.
+	inPaste bool
 }
 
 // readAhead starts reading the terminal for the running turn; onEsc
@@ -45,7 +53,7 @@ func (c *Chat) readAhead(onEsc context.CancelFunc) (stop func()) {
 	if !canReadAhead || in == nil || !term.IsTerminal(int(in.Fd())) {
 		return noEcho(in)
 	}
-	a := &typeAhead{f: in, onEsc: onEsc, restore: charMode(in)}
+	a := &typeAhead{f: in, out: c.opts.Out, onEsc: onEsc, restore: charMode(in)}
 	a.start()
 	c.mu.Lock()
 	c.ahead = a
@@ -109,6 +117,12 @@ func (a *typeAhead) start() {
 		return
 	}
 	a.cr, a.done = cr, make(chan struct{})
+	// A paste made during the turn comes marked, so that its lines stay
+	// one prompt while lines typed are sent one by one. Set at each
+	// start: a question asked meanwhile (its own program) resets it.
+	if a.out != nil {
+		io.WriteString(a.out, pasteOn)
+	}
 	go a.read(cr, a.done)
 }
 
@@ -163,6 +177,9 @@ func (a *typeAhead) stop() string {
 	a.pause()
 	a.held = -1 // never started again
 	a.switching.Unlock()
+	if a.out != nil {
+		io.WriteString(a.out, pasteOff)
+	}
 	a.restore()
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -184,9 +201,21 @@ func (a *typeAhead) feed(b []byte) (esc bool) {
 	a.partial = nil
 	for len(b) > 0 {
 		switch c := b[0]; {
+		case c == 0x1b && bytes.HasPrefix(b, []byte(pasteStart)):
+			a.inPaste = true
+			b = b[len(pasteStart):]
+			continue
+		case c == 0x1b && bytes.HasPrefix(b, []byte(pasteEnd)):
+			a.inPaste = false
+			b = b[len(pasteEnd):]
+			continue
 		case c == 0x1b:
 			b = skipEscape(b)
 			continue
+		case a.inPaste && c == '\n' && len(a.text) > 0 && a.text[len(a.text)-1] == pastedNewline:
+			// The LF of a pasted CR LF.
+		case a.inPaste && (c == '\r' || c == '\n'):
+			a.text = append(a.text, pastedNewline)
 		case c == '\r' || c == '\n':
 			a.text = append(a.text, '\n')
 		case c == '\t':
@@ -256,15 +285,42 @@ func deleteWord(text []rune) []rune {
 	return text[:i]
 }
 
-// typedLine reports whether text typed ahead is one line ended by Enter,
-// and that line: what a user types to run a command as soon as the
-// prompt is back. Several lines (a paste, most likely) are left to edit.
-func typedLine(text string) (string, bool) {
-	line, ok := strings.CutSuffix(text, "\n")
-	if !ok || strings.TrimSpace(line) == "" || strings.Contains(line, "\n") {
-		return "", false
+// typedLine takes the first line of text typed ahead that an Enter ended:
+// what a user types to run it as soon as the prompt is back, as a shell
+// runs the commands typed ahead one after another. Newlines in a paste
+// (kept as CR, pastedNewline) are part of the line; lines with nothing
+// typed on them are skipped. rest is what follows, for the next prompt.
+func typedLine(text string) (line, rest string, ok bool) {
+	for {
+		var found bool
+		line, text, found = strings.Cut(text, "\n")
+		if !found {
+			return "", "", false
+		}
+		if strings.TrimSpace(line) != "" {
+			return strings.ReplaceAll(line, "\r", "\n"), text, true
+		}
 	}
-	return line, true
+}
+
+// Bracketed paste: the marks around a paste, whose Enters are text, and
+// the modes that have the terminal send them or not.
+const (
+	pasteStart = "\x1b[200~"
+	pasteEnd   = "\x1b[201~"
+	pasteOn    = "\x1b[?2004h"
+	pasteOff   = "\x1b[?2004l"
+)
+
+// pastedNewline is how the text typed ahead keeps a newline of a paste,
+// or of a prompt put back in the box: an Enter typed is a newline there
+// and ends a line (typedLine). Terminals send both as CR; bracketed paste
+// tells them apart.
+const pastedNewline = '\r'
+
+// asPasted returns s with its newlines kept as pasted ones.
+func asPasted(s string) string {
+	return strings.NewReplacer("\r\n", "\r", "\n", "\r").Replace(s)
 }
 
 // keysMode keeps the terminal in keyMode while the chat runs, so that no

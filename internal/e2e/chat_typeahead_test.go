@@ -6,6 +6,8 @@ package e2e
 // while an answer is drawn, right after it, and while a command runs.
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -179,5 +181,65 @@ func TestChatKeepsALineTypedWhileItAsksTheTerminal(t *testing.T) {
 	term.waitFor("First answer.")
 	if got := lastUser(t, ollama); got != "typed at start" {
 		t.Errorf("the model got %q, want the line typed at start", got)
+	}
+}
+
+// TestChatKeepsAPasteMadeDuringAnAnswerAsOnePrompt: a paste of several
+// lines made while an answer streams is not sent line by line (its
+// newlines are not Enters, as typed lines are): it waits in the next
+// prompt as one text, and goes to the model whole.
+func TestChatKeepsAPasteMadeDuringAnAnswerAsOnePrompt(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	ollama.Enqueue(ollamatest.Reply{Content: "First answer.", Hold: hold}, ollamatest.Reply{Content: "Read the paste."})
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+	term.waitFor("Ask anything")
+	term.typeLine("hello")
+	waitFor(t, func() bool { return ollama.RequestCount() == 1 })
+
+	file := filepath.Join(t.TempDir(), "paste")
+	if err := os.WriteFile(file, []byte("pasted one\npasted two\npasted three\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	term.tmux("load-buffer", file)
+	term.tmux("paste-buffer", "-p") // bracketed, as a terminal pastes
+	close(hold)
+	term.waitFor("First answer.")
+	term.waitFor("> pasted one")
+	if n := ollama.RequestCount(); n != 1 {
+		t.Fatalf("the paste was sent before Enter (%d requests):\n%s", n, term.screen())
+	}
+	term.keys("Enter")
+	term.waitFor("Read the paste.")
+	if got, want := lastUser(t, ollama), "pasted one\npasted two\npasted three"; got != want {
+		t.Errorf("the model got %q, want the paste whole", got)
+	}
+}
+
+// TestChatSendsLinesTypedDuringAnAnswerOneByOne: two lines typed with
+// their Enters while an answer streams are two prompts, sent in order
+// once the answer is done, as a shell runs commands typed ahead.
+func TestChatSendsLinesTypedDuringAnAnswerOneByOne(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	ollama.Enqueue(ollamatest.Reply{Content: "First answer.", Hold: hold},
+		ollamatest.Reply{Content: "Second answer."}, ollamatest.Reply{Content: "Third answer."})
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+	term.waitFor("Ask anything")
+	term.typeLine("hello")
+	waitFor(t, func() bool { return ollama.RequestCount() == 1 })
+	term.burst("first typed\rsecond typed")
+	close(hold)
+	term.waitFor("Third answer.")
+	var got []string
+	for _, r := range ollama.Requests() {
+		got = append(got, lastMessage(r).Content)
+	}
+	if want := []string{"hello", "first typed", "second typed"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("the model got %q, want %q", got, want)
 	}
 }
