@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
@@ -59,6 +60,10 @@ type Options struct {
 	// Mask hides the config's secrets in server errors the chat shows;
 	// nil shows them as they are.
 	Mask func(string) string
+	// ServerWait bounds how long /prompts and /resources wait for servers
+	// still starting (the run's server wait); 0 is
+	// config.DefaultServerWait, negative waits not at all.
+	ServerWait time.Duration
 	// Session, when not nil, is the --session file, held while the chat
 	// uses it: the conversation is saved into it after every turn. /clear
 	// and /load move the chat to another file (releasing this one); Run

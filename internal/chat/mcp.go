@@ -18,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcphost/mcphost/ask"
+	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/shellwords"
 	"github.com/mcphost/mcphost/internal/termtext"
@@ -70,7 +71,7 @@ func (c *Chat) cmdPrompts(ctx context.Context, w io.Writer, args []string) bool 
 		fmt.Fprintln(w, "No prompts here.")
 		return false
 	}
-	m.WaitStarting(ctx)
+	c.waitLists(ctx, m, w, "prompts")
 	prompts := m.Prompts()
 	if len(args) > 0 {
 		prompts = slices.DeleteFunc(prompts, func(p host.PromptInfo) bool { return p.Server != args[0] })
@@ -114,7 +115,7 @@ func (c *Chat) cmdResources(ctx context.Context, w io.Writer, args []string) boo
 		fmt.Fprintln(w, "No resources here.")
 		return false
 	}
-	m.WaitStarting(ctx)
+	c.waitLists(ctx, m, w, "resources")
 	rs, ts := m.Resources(), m.ResourceTemplates()
 	if len(args) > 0 {
 		rs = slices.DeleteFunc(rs, func(r host.ResourceInfo) bool { return r.Server != args[0] })
@@ -125,6 +126,32 @@ func (c *Chat) cmdResources(ctx context.Context, w io.Writer, args []string) boo
 		fmt.Fprintln(w, "\n@SERVER:URI in a prompt attaches a resource (Tab completes).")
 	}
 	return false
+}
+
+// waitLists waits for the servers still starting, no longer than the
+// server wait, so that a list shows their prompts or resources (what) too;
+// a server still starting then is named, not waited for: a hung server
+// must not hold the chat.
+func (c *Chat) waitLists(ctx context.Context, m MCP, w io.Writer, what string) {
+	wait := c.opts.ServerWait
+	if wait == 0 {
+		wait = config.DefaultServerWait
+	}
+	wctx, cancel := context.WithTimeout(ctx, max(wait, 0))
+	m.WaitStarting(wctx)
+	cancel()
+	if ctx.Err() != nil || wctx.Err() == nil {
+		return // all known (a server starting from its cached lists is)
+	}
+	var starting []string
+	for _, s := range c.opts.Host.Servers() {
+		if s.State == host.StateStarting && !s.Cached {
+			starting = append(starting, termtext.Line(s.Name))
+		}
+	}
+	if len(starting) > 0 {
+		fmt.Fprintf(w, "(still starting, so not listed yet: %s; /%s again once /servers says it is ready)\n", strings.Join(starting, ", "), what)
+	}
 }
 
 // completeMCP completes "/prompt NAME ARG=VALUE" and a trailing

@@ -63,6 +63,7 @@ func runChat(con *console, settings *config.Settings, logger *slog.Logger) int {
 		HistoryPath:  chat.DefaultHistoryPath(),
 		Mask:         h.Mask,
 		Session:      held,
+		ServerWait:   settings.ServerWait,
 	})
 	// In the chat there is someone to ask about tools that need approval,
 	// to fill in the forms servers send and to decide their sampling

@@ -199,3 +199,24 @@ func TestChatTurnShowsTheServersItWaitsFor(t *testing.T) {
 	term.typeLine("/quit")
 	term.waitExit()
 }
+
+// TestChatListsDoNotWaitForAHungServer: /prompts and /resources wait for
+// a server still starting no longer than the server wait, then list what
+// the others have and name the one still starting.
+func TestChatListsDoNotWaitForAHungServer(t *testing.T) {
+	t.Parallel()
+	e := newFaultEnv(t)
+	// The gate is never opened: the server hangs until the chat ends.
+	gate, _ := e.gate()
+	e.config(e.server("slow", "", "-start-gate", gate))
+	model := ollamatest.NewServer()
+	defer model.Close()
+	term := startTerminal(t, e.dir, append(chatEnv(t, model.URL), "MCPHOST_SERVER_WAIT=300ms"), "-m", "tiny")
+	term.waitFor("(1 starting)")
+	term.typeLine("/prompts")
+	term.waitFor("still starting, so not listed yet: slow; /prompts again")
+	term.typeLine("/resources")
+	term.waitFor("still starting, so not listed yet: slow; /resources again")
+	term.typeLine("/quit")
+	term.waitExit()
+}
