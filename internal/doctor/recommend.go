@@ -61,7 +61,7 @@ func (d *doctor) compare(ctx context.Context) {
 	}
 	var others []provider.ModelInfo
 	for _, m := range d.listed {
-		if m.Name == d.model || !m.Has(provider.CapabilityTools) || strings.Contains(strings.ToLower(m.Name), "embed") {
+		if sameModel(m.Name, d.model) || !m.Has(provider.CapabilityTools) || strings.Contains(strings.ToLower(m.Name), "embed") {
 			continue
 		}
 		others = append(others, m)
@@ -90,7 +90,7 @@ func (d *doctor) compare(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		ref := d.engine + ":" + m.Name
+		ref := d.engine + ":" + strings.TrimSuffix(m.Name, ":latest")
 		tried = append(tried, ref)
 		r, err := d.runProbe(ctx, ref)
 		if err != nil || !r.good() {
@@ -109,4 +109,10 @@ func (d *doctor) compare(ctx context.Context) {
 // roundUp rounds a window up to a multiple of 1024 tokens.
 func roundUp(n int) int {
 	return (n + 1023) / 1024 * 1024
+}
+
+// sameModel reports whether two names are one model: Ollama's "qwen3" is
+// "qwen3:latest".
+func sameModel(a, b string) bool {
+	return strings.EqualFold(strings.TrimSuffix(a, ":latest"), strings.TrimSuffix(b, ":latest"))
 }

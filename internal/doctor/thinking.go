@@ -76,6 +76,10 @@ func (d *doctor) checkThinking(ctx context.Context) bool {
 	return true
 }
 
+// minMeasured is the shortest stream a rate is computed from: below it,
+// the figure says more about the clock than about the model.
+const minMeasured = 20 * time.Millisecond
+
 // speed reports the time to the first token and the tokens per second.
 func (d *doctor) speed(res host.Result, start, first, last time.Time) {
 	if first.IsZero() {
@@ -87,10 +91,12 @@ func (d *doctor) speed(res host.Result, start, first, last time.Time) {
 	// From the first token to the end of the stream: the rate of
 	// generation, the prompt's processing left out.
 	gen := last.Sub(first)
-	if n := res.Usage.CompletionTokens; n > 0 && gen > 0 {
+	if n := res.Usage.CompletionTokens; n > 0 && gen >= minMeasured {
 		detail += fmt.Sprintf(", %.0f tokens/s (%d tokens)", float64(n)/gen.Seconds(), n)
-	} else {
+	} else if n == 0 {
 		detail += "; tokens/s not known (the engine did not count the tokens)"
+	} else {
+		detail += fmt.Sprintf("; the answer (%d tokens) came too fast to measure tokens/s", n)
 	}
 	d.add(Check{Name: "speed", Status: StatusOK, Model: true, Detail: detail})
 }
