@@ -85,7 +85,10 @@ func (d *doctor) compare(ctx context.Context) {
 		return
 	}
 	others = others[:min(len(others), d.opts.Compare)]
+	// The first that calls natively wins; one whose text-written calls
+	// were recovered is kept in case none does.
 	var tried []string
+	recovered := ""
 	for _, m := range others {
 		if ctx.Err() != nil {
 			return
@@ -93,14 +96,17 @@ func (d *doctor) compare(ctx context.Context) {
 		ref := d.engine + ":" + strings.TrimSuffix(m.Name, ":latest")
 		tried = append(tried, ref)
 		r, err := d.runProbe(ctx, ref)
-		if err != nil || !r.good() {
-			continue
+		switch {
+		case err != nil || !r.good():
+		case r.kind() == "native":
+			d.advise(fmt.Sprintf("Another model does better: %s calls the probe's tool natively, with the right arguments, and stops: mcphost doctor -m %s", ref, ref))
+			return
+		case recovered == "":
+			recovered = ref
 		}
-		how := "calls the probe's tool natively"
-		if r.kind() == "text" {
-			how = "calls the probe's tool (as text, recovered)"
-		}
-		d.advise(fmt.Sprintf("Another model does better: %s %s, with the right arguments, and stops: mcphost doctor -m %s", ref, how, ref))
+	}
+	if recovered != "" {
+		d.advise(fmt.Sprintf("Another model does better: %s calls the probe's tool (written as text, which mcphost recovers), with the right arguments, and stops: mcphost doctor -m %s", recovered, recovered))
 		return
 	}
 	d.advise(fmt.Sprintf("None of the other models tried (%s) passed the probe either; a model known for tool calling (qwen3, llama3.1) is the surest choice.", strings.Join(tried, ", ")))
