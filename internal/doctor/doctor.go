@@ -128,12 +128,15 @@ type doctor struct {
 	info provider.ModelInfo
 	// window is the context window mcphost asks for; 0 when unknown.
 	window int
+	// temperature is the one the model runs with; nil when left to the
+	// engine.
+	temperature *float64
 	// probe is the tool-calling probe's outcome, nil when it did not run.
 	probe *probeResult
-	// thinks: think=false was asked and the model still thought.
+	// thinkOff is how asking the model not to think came out.
 	thinkOff Status
-	// toolTokens is what all the servers' tools cost; fits whether that
-	// is within the share.
+	// toolTokens is what all the servers' tools cost; toolsFit whether
+	// that is within the share.
 	toolTokens int
 	toolsFit   Status
 }

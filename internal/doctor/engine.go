@@ -180,7 +180,7 @@ func (d *doctor) checkModel(ctx context.Context) bool {
 	}
 	defer h.Close()
 	conv := h.Conversation()
-	d.info, d.window = conv.Model(), conv.ContextWindow()
+	d.info, d.window, d.temperature = conv.Model(), conv.ContextWindow(), conv.Generation().Temperature
 	detail := fmt.Sprintf("%s is there", ref)
 	if d.info.Size > 0 {
 		detail += fmt.Sprintf(" (%.1f GB)", float64(d.info.Size)/1e9)
@@ -266,16 +266,11 @@ func (d *doctor) checkCapabilities() {
 			Detail: "not known: " + d.engineDisplay() + " does not say what the model can do; tools are assumed, and the probe below tells"})
 		return
 	}
-	var has, lacks []string
+	var parts []string
 	for _, c := range []string{provider.CapabilityTools, provider.CapabilityVision, provider.CapabilityThinking} {
-		if d.info.Has(c) {
-			has = append(has, c)
-		} else {
-			lacks = append(lacks, c)
-		}
+		parts = append(parts, c+": "+yesNo(d.info.Has(c)))
 	}
-	detail := "tools: " + yesNo(d.info.Has(provider.CapabilityTools)) + ", vision: " + yesNo(d.info.Has(provider.CapabilityVision)) +
-		", thinking: " + yesNo(d.info.Has(provider.CapabilityThinking))
+	detail := strings.Join(parts, ", ")
 	if !d.info.Has(provider.CapabilityTools) {
 		d.add(Check{Name: "capabilities", Status: StatusFail, Model: true, Detail: detail + ": the model cannot be given tools, so it never calls one",
 			Fix: "pick a model with tools (mcphost models shows which have them), e.g. qwen3 or llama3.1"})

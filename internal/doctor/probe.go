@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/toolcall"
 )
@@ -236,22 +236,6 @@ func (d *doctor) checkStops(r *probeResult) {
 	}
 }
 
-// generationTemperature is the temperature the model runs with; nil when
-// left to the engine.
-func generationTemperature(s *config.Settings, model string) *float64 {
-	g := s.Generation
-	name := model
-	if i := strings.Index(model, ":"); i >= 0 {
-		if own, ok := s.ModelGeneration[model[i+1:]]; ok {
-			g = g.Over(own)
-		}
-	}
-	if own, ok := s.ModelGeneration[name]; ok {
-		g = g.Over(own)
-	}
-	return g.Temperature
-}
-
 // quote is a model's text, cut and quoted for one line.
 func quote(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
@@ -275,10 +259,15 @@ func argsText(args map[string]any) string {
 			parts = append(parts, fmt.Sprintf("%s: %#v", k, v))
 		}
 	}
-	for k, v := range args {
+	var others []string
+	for k := range args {
 		if k != "city" && k != "days" {
-			parts = append(parts, fmt.Sprintf("%s: %#v", k, v))
+			others = append(others, k)
 		}
+	}
+	slices.Sort(others)
+	for _, k := range others {
+		parts = append(parts, fmt.Sprintf("%s: %#v", k, args[k]))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }

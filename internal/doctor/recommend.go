@@ -21,7 +21,7 @@ func (d *doctor) recommend(ctx context.Context) {
 	if d.probe != nil {
 		k := d.probe.kind()
 		shaky := k == "text" || k == "text unread" || k == "wrong" || !d.probe.good()
-		if t := generationTemperature(d.s, d.s.Model); shaky && (t == nil || *t > lowTemperature) {
+		if t := d.temperature; shaky && (t == nil || *t > lowTemperature) {
 			now := "the engine's default"
 			if t != nil {
 				now = fmt.Sprintf("%g", *t)

@@ -62,8 +62,13 @@ func (d *doctor) checkThinking(ctx context.Context) bool {
 		d.add(Check{Name: "thinking", Status: StatusWarn, Model: true, Detail: "the model thinks even when asked not to (--think=false): the engine does not pass it on to this model",
 			Fix: "turn thinking off in the engine's own settings for the model, or budget for it"})
 	case thought > 0:
-		d.thinkOff = StatusFail
-		d.add(Check{Name: "thinking", Status: StatusFail, Model: true, Detail: "the model thinks even when asked not to (--think=false)",
+		// A failure when the user asked for it; else a caveat: the
+		// model works, at the cost of its thinking.
+		d.thinkOff = StatusWarn
+		if d.s.Think != nil && !*d.s.Think {
+			d.thinkOff = StatusFail
+		}
+		d.add(Check{Name: "thinking", Status: d.thinkOff, Model: true, Detail: "the model thinks even when asked not to (--think=false)",
 			Fix: "upgrade the engine, or pick a model whose template honours think=false"})
 	case d.info.CapabilitiesAssumed:
 		d.thinkOff = StatusUnknown

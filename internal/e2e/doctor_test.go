@@ -339,3 +339,81 @@ func TestDoctorOpenAICompatibleEngine(t *testing.T) {
 		t.Errorf("a check failed:\n%s", out.stdout)
 	}
 }
+
+func TestDoctorThinkingModel(t *testing.T) {
+	t.Parallel()
+	thinking := []string{"completion", "tools", "thinking"}
+	for _, tc := range []struct {
+		name     string
+		honours  bool
+		code     int
+		want     []string
+		mustNot  []string
+		thinkArg []string
+	}{
+		{"honours think=false", true, 0,
+			[]string{"✓ capabilities: tools: yes, vision: no, thinking: yes", "✓ thinking: --think=false takes effect: no thinking came back",
+				"Turn thinking off for tool use: --think=false"}, nil, nil},
+		{"already off", true, 0, []string{"✓ thinking: --think=false takes effect"}, []string{"Turn thinking off"}, []string{"--think=false"}},
+		{"thinks anyway", false, 0,
+			[]string{"! thinking: the model thinks even when asked not to (--think=false)"}, []string{"Turn thinking off"}, nil},
+		{"thinks although told not to", false, 3,
+			[]string{"✗ thinking: the model thinks even when asked not to (--think=false)"}, []string{"Turn thinking off"}, []string{"--think=false"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ollama := ollamatest.NewServer(ollamatest.Model{Name: "qwen3:8b", Capabilities: thinking})
+			defer ollama.Close()
+			ollama.Handle(func(req api.ChatRequest) ollamatest.Reply {
+				r := weatherModel(req)
+				if req.Think == nil || req.Think.Bool() || !tc.honours {
+					r.Thinking = "The user wants the weather."
+				}
+				return r
+			})
+			dir := t.TempDir()
+			writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
+			out := runBinary(t, invocation{args: append([]string{"doctor", "-m", "qwen3:8b"}, tc.thinkArg...), dir: dir, host: ollama.URL})
+			if out.code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", out.code, tc.code, out.stdout, out.stderr)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(out.stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
+				}
+			}
+			for _, not := range tc.mustNot {
+				if strings.Contains(out.stdout, not) {
+					t.Errorf("stdout has %q:\n%s", not, out.stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestDoctorToolsThatDoNotFitTheirShare(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Handle(weatherModel)
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
+	// A low temperature already: no recommendation to lower it.
+	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8b", "--num-ctx", "2048", "--temperature", "0.1"}, dir: dir, host: ollama.URL})
+	if out.code != 0 {
+		t.Fatalf("exit %d, want 0 (tool selection copes)\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
+	}
+	for _, want := range []string{
+		"✓ context: trained on 32768 tokens; mcphost asks for 2048 (--num-ctx)",
+		"! tool share: the tools take about ",
+		"more than their share, 25% of the 2048-token window (512): each request offers the most relevant ones and a search tool",
+		"Give the model a larger window so that every tool is offered: --num-ctx ",
+	} {
+		if !strings.Contains(out.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
+		}
+	}
+	if strings.Contains(out.stdout, "Lower the temperature") {
+		t.Errorf("a lower temperature is recommended at 0.1:\n%s", out.stdout)
+	}
+}
