@@ -50,7 +50,7 @@ func runDoctor(con *console, settings *config.Settings, logger *slog.Logger) int
 	jsonOut := settings.Output == config.OutputJSON
 	style := ui.NewStyle(ui.IsTerminal(stdout.f), os.Getenv("NO_COLOR") != "")
 	var writeErr error
-	opts := doctor.Options{Settings: settings, CacheDir: userdirs.Default().Cache, Logger: logger, ClientVersion: version.Get().Version}
+	opts := doctor.Options{Settings: settings, CacheDir: userdirs.Default().Cache, Logger: logger, ClientVersion: version.Get().Version, Warn: warner(stderr)}
 	if !jsonOut {
 		opts.OnCheck = func(c doctor.Check) {
 			if writeErr == nil {

@@ -17,8 +17,10 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/mcphost/mcphost/config"
+	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/provider"
 )
 
@@ -100,6 +102,9 @@ type Options struct {
 	Logger *slog.Logger
 	// ClientVersion is sent to servers as clientInfo.
 	ClientVersion string
+	// Warn hears the Hosts' warnings that the checks do not say (a
+	// project file that redirects an engine), each once; nil drops them.
+	Warn func(string)
 	// OnCheck hears each check as it is done, for output that shows
 	// progress; nil hears nothing.
 	OnCheck func(Check)
@@ -139,6 +144,12 @@ type doctor struct {
 	// that is within the share.
 	toolTokens int
 	toolsFit   Status
+
+	warnMu sync.Mutex
+	warned map[string]bool
+	// mask hides the config's secrets (keys, headers) in what engines
+	// and servers said; set by the first Host made.
+	mask func(string) string
 }
 
 // Run runs the checks. It returns ctx's error when interrupted, with the
@@ -175,6 +186,9 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 // add records a check and tells OnCheck.
 func (d *doctor) add(c Check) {
 	c.OK = c.Status != StatusFail
+	if d.mask != nil {
+		c.Detail, c.Fix = d.mask(c.Detail), d.mask(c.Fix)
+	}
 	d.rep.Checks = append(d.rep.Checks, c)
 	if d.opts.OnCheck != nil {
 		d.opts.OnCheck(c)
@@ -186,8 +200,30 @@ func (d *doctor) advise(text string) {
 	d.rep.Recommendations = append(d.rep.Recommendations, text)
 }
 
-// quiet swallows the Host's warnings: what they say, the checks say.
+// quiet swallows the servers' Host's warnings: a server that could not
+// start is a check of its own.
 func quiet(string) {}
+
+// warn passes a Host's warning on (a project file that redirects an
+// engine, a model without tools), once however many Hosts say it.
+func (d *doctor) warn(msg string) {
+	d.warnMu.Lock()
+	defer d.warnMu.Unlock()
+	if d.warned[msg] || d.opts.Warn == nil {
+		return
+	}
+	if d.warned == nil {
+		d.warned = map[string]bool{}
+	}
+	d.warned[msg] = true
+	d.opts.Warn(msg)
+}
+
+// hostOptions are the options of every Host but the servers': warnings
+// passed on, the Host's secrets noted for masking.
+func (d *doctor) hostOptions(c *config.Settings) host.Options {
+	return host.Options{Config: c, Logger: d.opts.Logger, Warn: d.warn, ClientVersion: d.opts.ClientVersion}
+}
 
 // probeSettings are the settings of a Host that probes the model: the
 // user's model, engine and generation parameters, and nothing that could

@@ -87,12 +87,15 @@ func (d *doctor) checkEngine(ctx context.Context) bool {
 	addr := addressOf(d.s, engine)
 	c := *d.s
 	c.Servers, c.Adhoc = nil, nil
-	h, err := host.New(ctx, host.Options{Config: &c, ToolsOnly: true, Logger: d.opts.Logger, Warn: quiet, ClientVersion: d.opts.ClientVersion})
+	opts := d.hostOptions(&c)
+	opts.ToolsOnly = true
+	h, err := host.New(ctx, opts)
 	if err != nil {
 		d.add(Check{Name: "engine", Status: StatusFail, Model: true, Detail: oneLine(err), Fix: "correct the setting the message names"})
 		return false
 	}
 	defer h.Close()
+	d.mask = h.Mask
 	models, statuses, err := h.Models(ctx)
 	if err != nil {
 		d.add(Check{Name: "engine", Status: StatusFail, Model: true, Detail: oneLine(err)})
@@ -173,7 +176,7 @@ func (d *doctor) checkModel(ctx context.Context) bool {
 	ref := d.s.Model
 	c := probeSettings(d.s, ref)
 	c.Pull = d.s.Pull
-	h, err := host.New(ctx, host.Options{Config: c, Logger: d.opts.Logger, Warn: quiet, ClientVersion: d.opts.ClientVersion})
+	h, err := host.New(ctx, d.hostOptions(c))
 	if err != nil {
 		d.modelError(ref, err)
 		return false

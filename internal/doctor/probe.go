@@ -79,7 +79,9 @@ func probeTools(r *probeResult) []host.Tool {
 // own; err is a Host that could not be made.
 func (d *doctor) runProbe(ctx context.Context, model string) (*probeResult, error) {
 	r := &probeResult{}
-	h, err := host.New(ctx, host.Options{Config: probeSettings(d.s, model), Tools: probeTools(r), Logger: d.opts.Logger, Warn: quiet, ClientVersion: d.opts.ClientVersion})
+	opts := d.hostOptions(probeSettings(d.s, model))
+	opts.Tools = probeTools(r)
+	h, err := host.New(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func (d *doctor) checkThinking(ctx context.Context) bool {
 		off := false
 		c.Think = &off
 	}
-	h, err := host.New(ctx, host.Options{Config: c, Logger: d.opts.Logger, Warn: quiet, ClientVersion: d.opts.ClientVersion})
+	h, err := host.New(ctx, d.hostOptions(c))
 	if err != nil {
 		d.add(Check{Name: "speed", Status: StatusFail, Model: true, Detail: "the model could not be asked: " + oneLine(err)})
 		return false

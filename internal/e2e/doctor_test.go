@@ -417,3 +417,31 @@ func TestDoctorToolsThatDoNotFitTheirShare(t *testing.T) {
 		t.Errorf("a lower temperature is recommended at 0.1:\n%s", out.stdout)
 	}
 }
+
+func TestDoctorModelWithoutToolsIsNotProbed(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer(ollamatest.Model{Name: "gemma:2b", Capabilities: []string{"completion"}}, ollamatest.Model{Name: "caller"})
+	defer ollama.Close()
+	ollama.Handle(weatherModel)
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
+	out := runBinary(t, invocation{args: []string{"doctor", "-m", "gemma:2b"}, dir: dir, host: ollama.URL})
+	if out.code != 3 {
+		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
+	}
+	for _, want := range []string{
+		"✗ capabilities: tools: no, vision: no, thinking: no: the model cannot be given tools",
+		"✗ tool call: not probed: the engine says the model has no tools capability",
+		"✓ speed: first token after",
+		"Another model does better: ollama:caller calls the probe's tool natively",
+	} {
+		if !strings.Contains(out.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
+		}
+	}
+	for _, req := range ollama.Requests() {
+		if strings.HasPrefix(req.Model, "gemma") && len(req.Tools) > 0 {
+			t.Error("the model without tools was sent tools")
+		}
+	}
+}
