@@ -8,6 +8,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -443,5 +444,35 @@ func TestDoctorModelWithoutToolsIsNotProbed(t *testing.T) {
 		if strings.HasPrefix(req.Model, "gemma") && len(req.Tools) > 0 {
 			t.Error("the model without tools was sent tools")
 		}
+	}
+}
+
+func TestDoctorPullsAMissingModelWithPull(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer(ollamatest.Model{Name: "qwen3:8b"})
+	defer ollama.Close()
+	ollama.Pullable(ollamatest.Model{Name: "llama3.2:3b"})
+	ollama.Handle(weatherModel)
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
+	out := runBinary(t, invocation{args: []string{"doctor", "-m", "llama3.2:3b", "--pull"}, dir: dir, host: ollama.URL})
+	if out.code != 0 || !strings.Contains(out.stdout, "✓ model: llama3.2:3b is there") || !strings.Contains(out.stdout, "✓ tool call: calls get_weather natively") {
+		t.Fatalf("exit %d, want 0 with the model pulled\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
+	}
+	if got := ollama.PullRequests(); !slices.Equal(got, []string{"llama3.2:3b"}) {
+		t.Errorf("pulls %v, want llama3.2:3b once", got)
+	}
+}
+
+func TestDoctorJSONReportOfAConfigThatDoesNotLoad(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8b", "--output", "json", "--config", filepath.Join(dir, "missing.yml")}, dir: dir, host: closedPort(t)})
+	var doc struct {
+		Error    string `json:"error"`
+		ExitCode int    `json:"exit_code"`
+	}
+	if err := json.Unmarshal([]byte(out.stdout), &doc); err != nil || out.code != 2 || doc.ExitCode != 2 || !strings.Contains(doc.Error, "missing.yml") {
+		t.Errorf("exit %d, stdout %q (%v), stderr %q", out.code, out.stdout, err, out.stderr)
 	}
 }
