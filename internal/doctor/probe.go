@@ -163,7 +163,7 @@ func (d *doctor) checkToolCalling(ctx context.Context) bool {
 			Fix:    "this works, but a model or template that calls natively is more reliable: see the recommendations"})
 	case "text unread":
 		d.add(Check{Name: "tool call", Status: StatusFail, Model: true,
-			Detail: fmt.Sprintf("wrote something like a call of %s as text, in a form mcphost could not read: %s", ProbeTool, quote(r.answer)),
+			Detail: fmt.Sprintf("wrote a tool call as text that mcphost could not take as a call of %s (a name no tool has, or a form it cannot read): %s", ProbeTool, quote(r.answer)),
 			Fix:    "try a lower temperature or another model: see the recommendations"})
 	case "wrong":
 		d.add(Check{Name: "tool call", Status: StatusFail, Model: true,

@@ -476,3 +476,52 @@ func TestDoctorJSONReportOfAConfigThatDoesNotLoad(t *testing.T) {
 		t.Errorf("exit %d, stdout %q (%v), stderr %q", out.code, out.stdout, err, out.stderr)
 	}
 }
+
+func TestDoctorCallWrittenAsTextThatCannotBeRead(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Handle(func(req api.ChatRequest) ollamatest.Reply {
+		if len(req.Tools) > 0 {
+			// A name no tool has: not a call mcphost can make.
+			return ollamatest.Reply{Content: `{"name": "fetch_forecast", "arguments": {"city": "Paris"}}`}
+		}
+		return weatherModel(req)
+	})
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
+	out := runBinary(t, invocation{args: []string{"doctor", "-m", "phi3"}, dir: dir, host: ollama.URL})
+	if out.code != 3 {
+		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
+	}
+	want := `✗ tool call: wrote a tool call as text that mcphost could not take as a call of get_weather (a name no tool has, or a form it cannot read): "{\"name\": \"fetch_forecast\"`
+	if !strings.Contains(out.stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
+	}
+}
+
+func TestDoctorArgumentsThatCannotBeRepaired(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Handle(func(req api.ChatRequest) ollamatest.Reply {
+		if len(req.Tools) > 0 && lastMessage(req).Role == "user" {
+			return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("get_weather", map[string]any{"city": "Paris", "days": "two"})}}
+		}
+		return weatherModel(req)
+	})
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
+	out := runBinary(t, invocation{args: []string{"doctor", "-m", "llama3.2"}, dir: dir, host: ollama.URL})
+	if out.code != 3 {
+		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
+	}
+	for _, want := range []string{
+		"✓ tool call: calls get_weather natively",
+		`✗ arguments: get_weather's arguments {city: "Paris", days: "two"} do not fit its schema, and no safe repair made them: `,
+	} {
+		if !strings.Contains(out.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
+		}
+	}
+}
