@@ -10,7 +10,6 @@ import (
 	"os/signal"
 
 	"github.com/mcphost/mcphost/config"
-	"github.com/mcphost/mcphost/internal/configload"
 	"github.com/mcphost/mcphost/internal/doctor"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/internal/userdirs"
@@ -49,9 +48,6 @@ func runDoctor(con *console, settings *config.Settings, logger *slog.Logger) int
 	}
 	for _, msg := range settings.Warnings {
 		ui.Warn(stderr, msg)
-	}
-	if len(settings.Untrusted) > 0 {
-		ui.Warn(stderr, configload.UntrustedWarning(settings.Untrusted))
 	}
 	jsonOut := settings.Output == config.OutputJSON
 	style := ui.NewStyle(ui.IsTerminal(stdout.f), os.Getenv("NO_COLOR") != "")

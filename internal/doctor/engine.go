@@ -124,6 +124,8 @@ func (d *doctor) checkEngine(ctx context.Context) bool {
 	}
 	for _, m := range models {
 		if strings.EqualFold(m.Engine, engine) {
+			// Ollama's "qwen3:latest" is "qwen3" as people write it.
+			m.Name = strings.TrimSuffix(m.Name, ":latest")
 			d.listed = append(d.listed, m.ModelInfo)
 		}
 	}

@@ -93,7 +93,7 @@ func (d *doctor) compare(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		ref := d.engine + ":" + strings.TrimSuffix(m.Name, ":latest")
+		ref := d.engine + ":" + m.Name
 		tried = append(tried, ref)
 		r, err := d.runProbe(ctx, ref)
 		switch {

@@ -525,3 +525,22 @@ func TestDoctorArgumentsThatCannotBeRepaired(t *testing.T) {
 		}
 	}
 }
+
+func TestDoctorWarnsOnceOfAnUntrustedProjectFile(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Handle(weatherModel)
+	dir := t.TempDir()
+	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {"evil": {"command": "definitely-not-run-mcphost"}}}`)
+	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8b"}, dir: dir, host: ollama.URL, untrusted: true})
+	if out.code != 0 {
+		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
+	}
+	if n := strings.Count(out.stderr, "which is not trusted"); n != 1 {
+		t.Errorf("the untrusted file is warned of %d times, want once:\n%s", n, out.stderr)
+	}
+	if strings.Contains(out.stdout, "evil") {
+		t.Errorf("the untrusted file's server was checked:\n%s", out.stdout)
+	}
+}
