@@ -22,11 +22,11 @@ func (d *doctor) recommend(ctx context.Context) {
 		k := d.probe.kind()
 		shaky := k == "text" || k == "text unread" || k == "wrong" || !d.probe.good()
 		if t := d.temperature; shaky && (t == nil || *t > lowTemperature) {
-			now := "the engine's default"
-			if t != nil {
-				now = fmt.Sprintf("%g", *t)
+			if t == nil {
+				d.advise(fmt.Sprintf("Set a low temperature: --temperature %g (temperature: %g in the config); mcphost now leaves it to the engine and the model's own settings, and small models call tools more reliably near 0.", lowTemperature, lowTemperature))
+			} else {
+				d.advise(fmt.Sprintf("Lower the temperature from %g: --temperature %g (temperature: %g in the config); small models call tools more reliably near 0.", *t, lowTemperature, lowTemperature))
 			}
-			d.advise(fmt.Sprintf("Lower the temperature (now %s): --temperature %g, or temperature: %g in the config, makes small models call tools more reliably.", now, lowTemperature, lowTemperature))
 		}
 	}
 	if d.info.Has(provider.CapabilityThinking) && d.thinkOff == StatusOK && (d.s.Think == nil || *d.s.Think) {

@@ -63,7 +63,7 @@ func TestRealOllamaDoctor(t *testing.T) {
 		{"texty", 0, []string{
 			"! tool call: writes the call of get_weather as text (<tool_call>), which mcphost recovered",
 			`✓ arguments: city "Paris" (string), days 2 (integer), as asked`,
-			"Lower the temperature",
+			"Set a low temperature: --temperature 0.2",
 		}},
 		{"wrong", 3, []string{
 			"✗ tool call: called get_time when asked to call get_weather",

@@ -120,7 +120,7 @@ func TestDoctorModelThatWritesTheCallAsText(t *testing.T) {
 		"✓ stops: answered after one call",
 		"✓ servers: no MCP server is configured",
 		"Recommendations:",
-		"Lower the temperature (now the engine's default): --temperature 0.2",
+		"Set a low temperature: --temperature 0.2 (temperature: 0.2 in the config); mcphost now leaves it to the engine",
 	} {
 		if !strings.Contains(out.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
@@ -414,7 +414,7 @@ func TestDoctorToolsThatDoNotFitTheirShare(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
 		}
 	}
-	if strings.Contains(out.stdout, "Lower the temperature") {
+	if strings.Contains(out.stdout, "--temperature 0.2") {
 		t.Errorf("a lower temperature is recommended at 0.1:\n%s", out.stdout)
 	}
 }
@@ -490,9 +490,12 @@ func TestDoctorCallWrittenAsTextThatCannotBeRead(t *testing.T) {
 	})
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "phi3"}, dir: dir, host: ollama.URL})
+	out := runBinary(t, invocation{args: []string{"doctor", "-m", "phi3", "--temperature", "0.8"}, dir: dir, host: ollama.URL})
 	if out.code != 3 {
 		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
+	}
+	if want := "Lower the temperature from 0.8: --temperature 0.2"; !strings.Contains(out.stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
 	}
 	want := `✗ tool call: wrote a tool call as text that mcphost could not take as a call of get_weather (a name no tool has, or a form it cannot read): "{\"name\": \"fetch_forecast\"`
 	if !strings.Contains(out.stdout, want) {
