@@ -137,12 +137,12 @@ func (r *probeResult) argsRight() bool {
 
 // checkToolCalling probes the model and reports how it called, with
 // which arguments, and whether it stopped.
-func (d *doctor) checkToolCalling(ctx context.Context) bool {
+func (d *doctor) checkToolCalling(ctx context.Context) {
 	start := time.Now()
 	r, err := d.runProbe(ctx, d.s.Model)
 	if err != nil {
 		d.add(Check{Name: "tool call", Status: StatusFail, Model: true, Detail: "the probe could not run: " + oneLine(err)})
-		return false
+		return
 	}
 	d.probe = r
 	took := time.Since(start)
@@ -181,7 +181,6 @@ func (d *doctor) checkToolCalling(ctx context.Context) bool {
 	}
 	d.checkArguments(r)
 	d.checkStops(r)
-	return true
 }
 
 // checkArguments: were the probe's arguments of the right types and

@@ -16,7 +16,7 @@ const speedPrompt = "In one short sentence: why is the sky blue?"
 // checkThinking asks the model a short question without tools, with
 // --think=false for a model that thinks: it says whether that took effect
 // and how fast the model answers.
-func (d *doctor) checkThinking(ctx context.Context) bool {
+func (d *doctor) checkThinking(ctx context.Context) {
 	thinks := d.info.Has(provider.CapabilityThinking) || d.info.CapabilitiesAssumed
 	c := probeSettings(d.s, d.s.Model)
 	if thinks {
@@ -26,7 +26,7 @@ func (d *doctor) checkThinking(ctx context.Context) bool {
 	h, err := host.New(ctx, d.hostOptions(c))
 	if err != nil {
 		d.add(Check{Name: "speed", Status: StatusFail, Model: true, Detail: "the model could not be asked: " + oneLine(err)})
-		return false
+		return
 	}
 	defer h.Close()
 	var first, last time.Time
@@ -51,7 +51,7 @@ func (d *doctor) checkThinking(ctx context.Context) bool {
 	})
 	if err != nil {
 		d.add(Check{Name: "speed", Status: StatusFail, Model: true, Detail: "the model could not answer a short question: " + oneLine(err)})
-		return false
+		return
 	}
 	switch {
 	case !thinks:
@@ -78,7 +78,6 @@ func (d *doctor) checkThinking(ctx context.Context) bool {
 		d.add(Check{Name: "thinking", Status: StatusOK, Model: true, Detail: "--think=false takes effect: no thinking came back"})
 	}
 	d.speed(res, start, first, last)
-	return true
 }
 
 // minMeasured is the shortest stream a rate is computed from: below it,
