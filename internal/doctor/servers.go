@@ -36,7 +36,7 @@ func (d *doctor) checkServers(ctx context.Context) {
 	}
 	defer h.Close()
 	tools := h.Tools()
-	total := 0
+	total, started := 0, 0
 	for _, info := range h.Servers() {
 		if info.State == host.StateDisabled {
 			d.add(Check{Name: "server " + info.Name, Status: StatusOK, Detail: "disabled in the config: not started"})
@@ -66,6 +66,7 @@ func (d *doctor) checkServers(ctx context.Context) {
 			tokens += t.Tokens
 		}
 		total += tokens
+		started++
 		detail := fmt.Sprintf("started in %s, %d tools, about %s tokens", seconds(info.Ready), len(own), budget.Short(tokens))
 		problems, rewrites := schemaProblems(own)
 		if len(rewrites) > 0 {
@@ -79,7 +80,10 @@ func (d *doctor) checkServers(ctx context.Context) {
 		d.add(Check{Name: "server " + info.Name, Status: StatusOK, Detail: detail})
 	}
 	d.toolTokens = total
-	d.checkShare(total)
+	if started > 0 {
+		// Without a server that started there are no tools to fit.
+		d.checkShare(total)
+	}
 }
 
 // schemaProblems runs each tool's input schema through the sanitiser:
