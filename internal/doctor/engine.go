@@ -129,18 +129,21 @@ func (d *doctor) checkEngine(ctx context.Context) bool {
 			d.listed = append(d.listed, m.ModelInfo)
 		}
 	}
-	detail := addr.where() + " answers"
+	where, version := addr.where(), ""
 	if addr.row.API == provider.APIOllama {
-		if v := ollamaVersion(ctx, addr.url); v != "" {
-			detail = fmt.Sprintf("%s %s at %s", addr.row.Display, v, strings.TrimPrefix(addr.where(), addr.row.Display+" at "))
-			detail += " answers"
-		} else {
-			detail += "; its version is not known"
-		}
-	} else {
+		version = ollamaVersion(ctx, addr.url)
+	}
+	if version != "" {
+		where = addr.row.Display + " " + version + strings.TrimPrefix(where, addr.row.Display)
+	}
+	detail := fmt.Sprintf("%s answers, %d model(s)", where, len(d.listed))
+	switch {
+	case version != "":
+	case addr.row.API == provider.APIOllama:
+		detail += "; its version is not known"
+	default:
 		detail += "; its version is not known (the OpenAI-compatible API does not say)"
 	}
-	detail += fmt.Sprintf(", %d model(s)", len(d.listed))
 	d.add(Check{Name: "engine", Status: StatusOK, Model: true, Detail: detail})
 	return true
 }

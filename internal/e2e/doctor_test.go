@@ -327,7 +327,7 @@ func TestDoctorOpenAICompatibleEngine(t *testing.T) {
 		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}
 	for _, want := range []string{
-		"✓ engine: llama.cpp at " + llama.BaseURL + " (from --provider-url) answers; its version is not known",
+		"✓ engine: llama.cpp at " + llama.BaseURL + " (from --provider-url) answers, 1 model(s); its version is not known (the OpenAI-compatible API does not say)",
 		"✓ tool call: calls get_weather natively",
 		"✓ stops: answered after one call",
 	} {
@@ -339,6 +339,7 @@ func TestDoctorOpenAICompatibleEngine(t *testing.T) {
 	if strings.Contains(out.stdout, "✗") {
 		t.Errorf("a check failed:\n%s", out.stdout)
 	}
+	t.Logf("mcphost doctor -m llamacpp:qwen2.5-7b-instruct:\n%s", out.stdout)
 }
 
 func TestDoctorThinkingModel(t *testing.T) {
