@@ -34,6 +34,10 @@ type Settings struct {
 	// "OLLAMA_HOST", `"ollama-host" in ~/.mcphost.yml`), for errors about
 	// the address; empty for Ollama's default address.
 	OllamaHostSource string
+	// ProviderURLSource says, likewise, where ProviderURL was given
+	// ("--provider-url", "MCPHOST_PROVIDER_URL", a config file's
+	// setting); empty when it was not.
+	ProviderURLSource string
 	// Providers are the engines config files name ("providers:"), sorted
 	// by name.
 	Providers []Engine

@@ -46,6 +46,10 @@ type ModelCallFinished struct {
 	// reply rather than sent as tool calls; they are among ToolCalls and
 	// in Message.ToolCalls, and their text is no longer in Message.Content.
 	Recovered int
+	// Format names how the recovered calls were written ("<tool_call>",
+	// "[TOOL_CALLS]", "fenced block", ...); empty when none were
+	// recovered.
+	Format string
 	// PromptCut is true when the engine counted a prompt of the whole
 	// context window: it cut the prompt to fit (a [Warning] said so), and
 	// the window is full.

@@ -444,9 +444,10 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			// makes anyway would stand unanswered in the history.
 			msg.ToolCalls = nil
 		}
-		recovered := false
+		recovered, format := false, ""
 		if len(msg.ToolCalls) == 0 && tools != nil {
-			msg, recovered = r.recoverCalls(msg, ts)
+			msg, format = r.recoverCalls(msg, ts)
+			recovered = format != ""
 		}
 		hold.finish(msg.Content, recovered)
 		var plan []dispatch
@@ -463,7 +464,7 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 		r.history = append(r.history, msg)
 		finished := ModelCallFinished{Step: step, Message: msg, Usage: resp.Usage, ToolCalls: len(msg.ToolCalls), PromptCut: cut}
 		if recovered {
-			finished.Recovered = len(msg.ToolCalls)
+			finished.Recovered, finished.Format = len(msg.ToolCalls), format
 			res.Recovered += len(msg.ToolCalls)
 		}
 		emit(finished)
@@ -497,15 +498,16 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 // several (ambiguous, which the model is then told); a name that matches
 // no tool, or arguments that are a tool's definition, leave the whole
 // reply as text. A reply with no text at all may hold its call at the end
-// of its thinking: reasoning models write it there and stop.
-func (r *Runner) recoverCalls(msg provider.Message, ts *toolSet) (provider.Message, bool) {
+// of its thinking: reasoning models write it there and stop. The format
+// returned names how the calls were written; "" when none were recovered.
+func (r *Runner) recoverCalls(msg provider.Message, ts *toolSet) (provider.Message, string) {
 	cands, rest := toolcall.Extract(msg.Content)
 	if len(cands) == 0 {
 		if strings.TrimSpace(msg.Content) != "" || msg.Thinking == "" {
-			return msg, false
+			return msg, ""
 		}
 		if cands, _ = toolcall.Extract(msg.Thinking); len(cands) == 0 {
-			return msg, false
+			return msg, ""
 		}
 		rest = ""
 	}
@@ -518,7 +520,7 @@ func (r *Runner) recoverCalls(msg provider.Message, ts *toolSet) (provider.Messa
 		case err != nil:
 			var ne *toolcall.NameError
 			if !errors.As(err, &ne) || len(ne.Matches) == 0 {
-				return msg, false
+				return msg, ""
 			}
 		default:
 			schema := ts.byName[name].schema
@@ -526,7 +528,7 @@ func (r *Runner) recoverCalls(msg provider.Message, ts *toolSet) (provider.Messa
 				args = schema.TypeText(args)
 			}
 			if schema.IsDefinition(args) {
-				return msg, false
+				return msg, ""
 			}
 		}
 		r.callSeq++
@@ -534,7 +536,7 @@ func (r *Runner) recoverCalls(msg provider.Message, ts *toolSet) (provider.Messa
 	}
 	msg.Content = rest
 	msg.ToolCalls = calls
-	return msg, true
+	return msg, cands[0].Format
 }
 
 // dispatch is one call of a model turn, checked and ready to run.

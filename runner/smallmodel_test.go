@@ -78,20 +78,21 @@ func TestRunStreamsTheProseButNotTheCall(t *testing.T) {
 		chunks   []string
 		streamed string
 		content  string // the assistant message in the history
+		format   string // ModelCallFinished.Format
 	}{
 		{"tag split across chunks", []string{"Let me ", "look that up.\n<to", "ol_call>\n{\"name\": \"lookup\", ", "\"arguments\": {\"query\": \"go\"}}\n</tool_call>"},
-			"Let me look that up.\n", "Let me look that up."},
+			"Let me look that up.\n", "Let me look that up.", "<tool_call>"},
 		{"bare JSON on its own line", []string{"Sure.", "\n", "{\"name\": \"test.lookup\",", " \"arguments\": {\"query\": \"go\"}}"},
-			"Sure.\n", "Sure."},
-		{"fence", []string{"``", "`json\n{\"name\": \"LOOKUP\", \"arguments\": {\"query\": \"go\"}}\n``", "`"}, "", ""},
+			"Sure.\n", "Sure.", "JSON"},
+		{"fence", []string{"``", "`json\n{\"name\": \"LOOKUP\", \"arguments\": {\"query\": \"go\"}}\n``", "`"}, "", "", "fenced block"},
 		{"mistral with text after the call", []string{"[TOOL_CALLS][{\"name\": \"lookup\", \"arguments\": {\"query\": \"go\"}}]", " I will report back."},
-			"I will report back.", "I will report back."},
+			"I will report back.", "I will report back.", "[TOOL_CALLS]"},
 		{"qwen3 xml split inside the tag", []string{"Looking it up.\n<func", "tion=lookup>\n<parameter=query>\ngo\n</para", "meter>\n</function>"},
-			"Looking it up.\n", "Looking it up."},
+			"Looking it up.\n", "Looking it up.", "<function=…><parameter=…>"},
 		{"deepseek token split inside a character", []string{"Searching.", "<\xef\xbd", "\x9ctool▁calls▁begin｜><｜tool▁call▁begin｜>lookup<｜tool▁sep｜>", "{\"query\": \"go\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
-			"Searching.", "Searching."},
+			"Searching.", "Searching.", "DeepSeek tool tokens"},
 		{"harmony header before the recipient", []string{"<|start|>assistant<|chan", "nel|>commentary to=functions.lookup <|constrain|>json<|message|>{\"query\":\"go\"}<|call|>"},
-			"", ""},
+			"", "", "harmony"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -129,7 +130,7 @@ func TestRunStreamsTheProseButNotTheCall(t *testing.T) {
 			if len(started) != 1 || !started[0].Recovered || started[0].Call.Name != "test__lookup" {
 				t.Errorf("ToolCallStarted = %+v, want a recovered call of test__lookup", started)
 			}
-			if f := finishedModel[0]; f.Recovered != 1 || f.ToolCalls != 1 || f.Message.Content != tt.content {
+			if f := finishedModel[0]; f.Recovered != 1 || f.ToolCalls != 1 || f.Message.Content != tt.content || f.Format != tt.format {
 				t.Errorf("ModelCallFinished = %+v", f)
 			}
 			if res.Recovered != 1 || res.Answer != "It found it." {

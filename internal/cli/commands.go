@@ -104,6 +104,9 @@ func commands() []command {
 		{name: "models", parse: parseModels, usage: []usageLine{
 			{"mcphost models", "the models every engine serves: size, tools, context"},
 		}},
+		{name: "doctor", parse: parseDoctor, usage: []usageLine{
+			{"mcphost doctor [-m MODEL]", "check the engine, the model's tool calling and thinking,\nand the servers; recommend what to change"},
+		}},
 		{name: "auth", takes: flagsServer, parse: parseAuthCommand, usage: []usageLine{
 			{"mcphost auth login NAME", "sign in to a remote server that asks for it (OAuth): opens\nthe browser and keeps the token (--url URL: that server)"},
 			{"mcphost auth status | logout NAME", "list the sign-ins; forget one"},

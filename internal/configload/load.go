@@ -194,6 +194,9 @@ func Load(opts LoadOptions) (*config.Settings, error) {
 		// sends it to openai:MODEL only.
 		s.ProviderAPIKey, s.ProviderKeySource = key, "OPENAI_API_KEY"
 	}
+	if s.ProviderURL != "" {
+		s.ProviderURLSource = origins[keyProviderURL].name(keyProviderURL, &o)
+	}
 	if from := origins[keyProviderURL].file; from != "" && s.ProviderURL != "" && isProjectFile(files, from) {
 		s.ProviderURLProject = from
 	}

@@ -20,7 +20,7 @@ func TestHelpShowsTheChatAndEachCommand(t *testing.T) {
 		t.Errorf("mcphost help: exit %d, stdout differs from --help:\n%s", out.code, out.stdout)
 	}
 
-	for _, cmd := range []string{"servers", "tools", "script", "auth"} {
+	for _, cmd := range []string{"servers", "tools", "script", "auth", "doctor"} {
 		help := runBinary(t, invocation{args: []string{"help", cmd}})
 		flag := runBinary(t, invocation{args: []string{cmd, "--help"}})
 		if help.code != 0 || flag.code != 0 || help.stdout != flag.stdout {
@@ -32,7 +32,7 @@ func TestHelpShowsTheChatAndEachCommand(t *testing.T) {
 	}
 
 	out := runBinary(t, invocation{args: []string{"help", "frob"}})
-	if out.code != 2 || !strings.Contains(out.stderr, `unknown command "frob": the commands are servers, tools, prompts, resources, script, trust, hooks, models, auth, help`) {
+	if out.code != 2 || !strings.Contains(out.stderr, `unknown command "frob": the commands are servers, tools, prompts, resources, script, trust, hooks, models, doctor, auth, help`) {
 		t.Errorf("help frob: exit %d, stderr %q", out.code, out.stderr)
 	}
 }
