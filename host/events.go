@@ -157,6 +157,11 @@ type HistoryTrimmed struct {
 	// The model is then not called (the turn ends with
 	// [ErrPromptTooLarge]), so a HistoryTrimmed event always has it true.
 	Fits bool
+	// Step is the model call of the turn it comes before: past 1, the
+	// window forced messages out between the steps of one turn, and the
+	// engine reads the prompt again from the first one left out (its
+	// prompt cache holds only the unchanged start of a request).
+	Step int
 }
 
 // FinalAnswerRequested comes before the last model call of a turn that

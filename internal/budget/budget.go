@@ -155,16 +155,26 @@ func Truncated(actual, window int) bool {
 // estimate of the kept ones, which is more than limit when even the
 // shortest history allowed does not fit.
 func Fit(history []provider.Message, tokens []int, limit int) (kept []provider.Message, dropped, total int) {
+	return FitDropping(history, tokens, limit, 0)
+}
+
+// FitDropping is Fit leaving out at least least messages, when there are
+// that many to leave out: a request that keeps the messages an earlier
+// one left out starts as that one did, so the engine can reuse its
+// prompt cache. What Fit leaves out of a history it leaves out of the
+// same history grown at its end too, so the least it drops is what was
+// dropped before.
+func FitDropping(history []provider.Message, tokens []int, limit, least int) (kept []provider.Message, dropped, total int) {
 	for _, t := range tokens {
 		total += t
 	}
-	if total <= limit {
+	if total <= limit && least <= 0 {
 		return history, 0, total
 	}
 	units := droppable(history)
 	drop := make([]bool, len(history))
 	for _, u := range units {
-		if total <= limit {
+		if total <= limit && dropped >= least {
 			break
 		}
 		for i := u.start; i < u.end; i++ {
