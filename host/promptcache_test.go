@@ -174,3 +174,49 @@ func names(req api.ChatRequest) []string {
 	}
 	return out
 }
+
+// The tools offered fit their share by the estimate /tools and the
+// context warning show, and that estimate is what the request sends: the
+// bytes of its tools' JSON at 3 a token, within 10%.
+func TestTheToolEstimateIsWhatIsSent(t *testing.T) {
+	h, model, _ := newHost(t, host.Options{Tools: manyTools()}, noServers, func(c *config.Settings) {
+		c.NumCtx, c.ToolShare = 4096, 0.25
+	})
+	model.Enqueue(ollamatest.Reply{Content: "Done."})
+	var selected *host.ToolsSelected
+	c := h.Conversation()
+	// Before any request: the estimate is not yet corrected by the
+	// engine's counts, as the selection's was not.
+	costs := c.ToolTokens()
+	if _, err := c.PromptFunc(context.Background(), "Create an invoice for ACME", func(ev host.Event) {
+		if ev, ok := ev.(host.ToolsSelected); ok {
+			selected = &ev
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var body struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(model.RequestBodies()[0], &body); err != nil {
+		t.Fatal(err)
+	}
+	sent := len(body.Tools) / 3
+	if selected == nil {
+		t.Fatal("no selection: the test needs one")
+	}
+	if selected.Tokens > selected.Budget {
+		t.Errorf("the offered tools take %d tokens by the estimate, over their share of %d", selected.Tokens, selected.Budget)
+	}
+	if lo, hi := sent*9/10, sent*11/10; selected.Tokens < lo || selected.Tokens > hi {
+		t.Errorf("the offered tools were estimated at %d tokens; the request sent %d bytes of them, %d at 3 a token", selected.Tokens, len(body.Tools), sent)
+	}
+	// /tools shows each tool's cost by the same estimate.
+	listed := 0
+	for _, name := range selected.Offered {
+		listed += costs[name]
+	}
+	if search := len(selected.Offered) - 1; listed > selected.Tokens || listed < selected.Tokens*8/10 {
+		t.Errorf("/tools gives the %d offered tools %d tokens; the selection counted %d with the search tool", search, listed, selected.Tokens)
+	}
+}

@@ -268,8 +268,8 @@ func TestAllToolsOfferedWhenTheyFit(t *testing.T) {
 	if _, err := r.Run(context.Background(), "what is in the knowledge graph?", emit); err != nil {
 		t.Fatal(err)
 	}
-	// Off: every tool even when they do not fit.
-	r = runner.New(model, instantTools{tools: serverTools(t, 1)}, runner.Options{Model: toolModel(), NumCtx: 8192})
+	// Off: every tool even when they take more than a quarter.
+	r = runner.New(model, instantTools{tools: serverTools(t, 1)}, runner.Options{Model: toolModel(), NumCtx: 16384})
 	if _, err := r.Run(context.Background(), "what is in the knowledge graph?", emit); err != nil {
 		t.Fatal(err)
 	}

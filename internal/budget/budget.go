@@ -14,7 +14,9 @@
 //   - JSON (tool declarations, call arguments): one token per 3 bytes,
 //     since quotes, braces and short keys are tokens of their own;
 //   - each message: 4 more tokens for the chat template's role markers;
-//   - each tool: 10 more tokens for the template's wrapping;
+//   - each tool: the bytes of its JSON as a request sends it, one token
+//     per 3 (what is sent, not what the template makes of it: the
+//     correction below covers the difference);
 //   - each image: 768 tokens, about what vision models spend on one.
 //
 // After each call the backend's own prompt count (Ollama's
@@ -47,11 +49,33 @@ func Text(s string) int { return (len(s) + bytesPerToken - 1) / bytesPerToken }
 // JSON is the raw token estimate of n bytes of JSON.
 func JSON(n int) int { return (n + jsonBytesPerToken - 1) / jsonBytesPerToken }
 
-// Tool is the raw token estimate of one tool declaration: what the
-// template renders of its name, description and parameters. It is what
-// "mcphost tools" would show as a tool's cost.
+// toolWrapper is the JSON around a tool's name, description and
+// parameters in a request: {"type":"function","function":{"name":…,
+// "description":…,"parameters":…}}, and the comma between tools.
+const toolWrapper = len(`{"type":"function","function":{"name":,"description":,"parameters":}},`)
+
+// Tool is the raw token estimate of one tool declaration: the bytes of
+// the JSON a request sends for it, at 3 a token. It is what "mcphost
+// tools" and the chat's /tools show as a tool's cost, what the context
+// warning adds up and what tool selection fits in its share.
 func Tool(t provider.Tool) int {
-	return toolOverhead + Text(t.Name) + Text(t.Description) + JSON(len(t.Parameters))
+	return JSON(toolWrapper + jsonStringSize(t.Name) + jsonStringSize(t.Description) + len(t.Parameters))
+}
+
+// jsonStringSize is the length of s encoded as a JSON string as Go's
+// encoder writes it: quoted, with quotes, backslashes and control
+// characters escaped, and <, > and & as \u003c and the like.
+func jsonStringSize(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+			n++
+		case c < 0x20 || c == '<' || c == '>' || c == '&':
+			n += 5
+		}
+	}
+	return n
 }
 
 // Message is the raw token estimate of one history message.
