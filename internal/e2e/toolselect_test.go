@@ -255,13 +255,14 @@ func TestToolSelectionOffersEveryToolBelowTheThreshold(t *testing.T) {
 	dir := manyServers(t)
 	ollama.Enqueue(ollamatest.Reply{Content: "ok"}, ollamatest.Reply{Content: "ok"})
 
-	// A quarter of 32,768 tokens holds the 56 tools.
-	out := runBinary(t, invocation{args: []string{"-m", "tiny", "--num-ctx", "32768", "--output", "stream-json", "-p", "Remember that Alice works at Acme"}, dir: dir, host: ollama.URL})
+	// 30% of 32,768 tokens holds the 56 tools (8.6k).
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "--num-ctx", "32768", "--tool-share", "0.3", "--output", "stream-json", "-p", "Remember that Alice works at Acme"}, dir: dir, host: ollama.URL})
 	if out.code != 0 {
 		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
 	}
-	// --tool-share 0 turns selection off.
-	off := runBinary(t, invocation{args: []string{"-m", "tiny", "--tool-share", "0", "-p", "Remember that Alice works at Acme"}, dir: dir, host: ollama.URL})
+	// --tool-share 0 turns selection off (in a window the 56 tools fit,
+	// taking more than half of it).
+	off := runBinary(t, invocation{args: []string{"-m", "tiny", "--tool-share", "0", "--num-ctx", "16384", "-p", "Remember that Alice works at Acme"}, dir: dir, host: ollama.URL})
 	if off.code != 0 {
 		t.Fatalf("exit %d, stderr %q", off.code, off.stderr)
 	}
@@ -274,7 +275,7 @@ func TestToolSelectionOffersEveryToolBelowTheThreshold(t *testing.T) {
 	if lines := streamLines(t, out.stdout, "tools_selected"); len(lines) != 0 {
 		t.Errorf("tools_selected without selection: %+v", lines)
 	}
-	if !strings.Contains(off.stderr, "of 8192 context tokens") {
+	if !strings.Contains(off.stderr, "of 16384 context tokens") {
 		t.Errorf("with selection off the tools' size is warned about as before: %s", off.stderr)
 	}
 }
