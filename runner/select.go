@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -46,6 +47,12 @@ const (
 	RankerLexical   = "lexical"
 	RankerEmbedding = "embedding+lexical"
 )
+
+// ErrNoEmbeddingModel is what an Options.Embedder returns, wrapped, when
+// it has no model to embed with (an embed-model of "auto" on an engine
+// that has none): tools are then ranked by their words, without the
+// warning a failing model gets.
+var ErrNoEmbeddingModel = errors.New("no embedding model")
 
 // searchResults is how many tools one search makes callable.
 const searchResults = 5
@@ -398,6 +405,10 @@ func (r *Runner) rankQuery(ctx context.Context, ts *toolSet, q *toolselect.Query
 	sims, err := r.similarities(ctx, sel, text)
 	if err != nil {
 		if ctx.Err() != nil {
+			return hits, RankerLexical
+		}
+		if errors.Is(err, ErrNoEmbeddingModel) {
+			r.embedFailed = true
 			return hits, RankerLexical
 		}
 		// One failure is enough: a missing or broken model would

@@ -333,3 +333,67 @@ func TestToolSelectionByAnEmbeddingModel(t *testing.T) {
 		t.Errorf("stderr does not explain the fallback:\n%s", out.stderr)
 	}
 }
+
+func TestToolSelectionEmbedModelAuto(t *testing.T) {
+	t.Parallel()
+	dir := manyServers(t)
+	prompt := []string{"-m", "tiny", "--embed-model", "auto", "-p", "Show me a kitten", "--tool-share", "0.1", "--output", "stream-json", "--debug"}
+
+	// An engine that has an embedding model: it ranks the tools.
+	with := ollamatest.NewServer(ollamatest.Model{Name: "tiny"}, ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}, Family: "nomic-bert"})
+	defer with.Close()
+	with.HandleEmbed(func(model string, input []string) ollamatest.EmbedReply {
+		var r ollamatest.EmbedReply
+		for _, text := range input {
+			v := []float32{0.01, 0}
+			if strings.Contains(text, "kitten") || strings.Contains(text, "tiny image") {
+				v[1] = 1
+			}
+			r.Embeddings = append(r.Embeddings, v)
+		}
+		return r
+	})
+	with.Enqueue(ollamatest.Reply{Content: "ok"})
+	out := runBinary(t, invocation{args: prompt, dir: dir, host: with.URL})
+	if out.code != 0 {
+		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
+	}
+	lines := streamLines(t, out.stdout, "tools_selected")
+	if len(lines) != 1 || lines[0].Ranker != "embedding+lexical" || lines[0].reason("everything__get-tiny-image") != "ranked" {
+		t.Errorf("with an embedding model pulled: %+v", lines)
+	}
+	embeds := with.EmbedRequests()
+	if len(embeds) != 2 || !strings.HasPrefix(embeds[0].Model, "nomic-embed-text") {
+		t.Errorf("embed requests %+v, want two to nomic-embed-text", embeds)
+	}
+	if !strings.Contains(out.stderr, "model=nomic-embed-text") {
+		t.Errorf("--debug does not say which embedding model ranks the tools:\n%s", out.stderr)
+	}
+
+	// An engine with none: words alone, said in the debug log only.
+	without := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
+	defer without.Close()
+	without.Enqueue(ollamatest.Reply{Content: "ok"})
+	out = runBinary(t, invocation{args: prompt, dir: dir, host: without.URL})
+	if out.code != 0 {
+		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
+	}
+	lines = streamLines(t, out.stdout, "tools_selected")
+	if len(lines) != 1 || lines[0].Ranker != "lexical" {
+		t.Errorf("without an embedding model: %+v", lines)
+	}
+	if len(without.EmbedRequests()) != 0 {
+		t.Errorf("embed requests to an engine without an embedding model: %+v", without.EmbedRequests())
+	}
+	if !strings.Contains(out.stderr, "the engine has no embedding model; tools are ranked by their words") {
+		t.Errorf("--debug does not say that the tools are ranked by their words:\n%s", out.stderr)
+	}
+	for _, line := range strings.Split(out.stderr, "\n") {
+		if strings.Contains(line, "WARN") || strings.HasPrefix(line, "warning:") {
+			t.Errorf("a warning without an embedding model: %s", line)
+		}
+	}
+	if strings.Contains(out.stdout, `"type":"warning"`) {
+		t.Errorf("a warning in the JSON without an embedding model:\n%s", out.stdout)
+	}
+}
