@@ -33,6 +33,12 @@ type ModelCallStarted struct {
 	// ContextWindow is the context window asked for; 0 when left to the
 	// engine.
 	ContextWindow int
+	// Offered names the tools offered, in the order sent (nil when none
+	// are); Ranker says how they were chosen when only some are
+	// ("lexical", "embedding+lexical"; see [ToolsSelected]), and is
+	// empty when all are.
+	Offered []string
+	Ranker  string
 }
 
 // ModelCallFinished comes after each model call, with its token usage.

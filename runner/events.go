@@ -27,6 +27,11 @@ type ModelCallStarted struct {
 	EstimatedTokens int
 	// ContextWindow is the num_ctx asked for; 0 when left to the backend.
 	ContextWindow int
+	// Offered names the tools offered, in the order sent (nil when none
+	// are); Ranker says how they were chosen when only some are
+	// (RankerLexical, RankerEmbedding), and is empty when all are.
+	Offered []string
+	Ranker  string
 }
 
 // ModelCallFinished is sent after each model call.

@@ -416,7 +416,14 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			msgs = append(msgs[:len(msgs):len(msgs)], provider.Message{Role: provider.RoleUser, Content: finalPrompt})
 			raw += budget.Message(msgs[len(msgs)-1])
 		}
-		emit(ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.window()})
+		started := ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.window()}
+		if tools != nil {
+			started.Offered = toolNames(tools)
+			if r.search != "" {
+				started.Ranker = turn.ranker
+			}
+		}
+		emit(started)
 		// partial keeps the text the user was shown, so that an answer
 		// cut short stays in the conversation (see keepInterrupted); text
 		// held back as a possible tool call was not shown and is not kept.

@@ -397,3 +397,87 @@ func TestToolSelectionEmbedModelAuto(t *testing.T) {
 		t.Errorf("a warning in the JSON without an embedding model:\n%s", out.stdout)
 	}
 }
+
+// The JSON output says which tools each model request offered, in the
+// order sent; with a search in the turn, each request starts with the
+// tools of the one before.
+func TestJSONSaysWhichToolsEachRequestOffered(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	dir := manyServers(t)
+	ollama.Enqueue(
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("mcphost__search_tools", map[string]any{"query": "add two numbers"})}},
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__get-sum", map[string]any{"a": 2, "b": 3})}},
+		ollamatest.Reply{Content: "5, and noted."},
+		ollamatest.Reply{Content: "ok"},
+	)
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "--tool-share", "0.1", "--allow-tool", "everything__get-sum",
+		"--output", "stream-json", "-p", "Remember that Alice works at Acme Corp, and tell me 2 and 3 together"},
+		dir: dir, host: ollama.URL})
+	if out.code != 0 {
+		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
+	}
+	type modelCall struct {
+		Step            int      `json:"step"`
+		Offered         []string `json:"offered"`
+		Ranker          string   `json:"ranker"`
+		EstimatedTokens int      `json:"estimated_tokens"`
+	}
+	var streamed []modelCall
+	var final struct {
+		ModelCalls []modelCall `json:"model_calls"`
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out.stdout), "\n") {
+		var head struct{ Type string }
+		json.Unmarshal([]byte(line), &head)
+		switch head.Type {
+		case "model_call":
+			var c modelCall
+			if err := json.Unmarshal([]byte(line), &c); err != nil {
+				t.Fatal(err)
+			}
+			streamed = append(streamed, c)
+		case "final":
+			if err := json.Unmarshal([]byte(line), &final); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	reqs := ollama.Requests()
+	if len(reqs) != 3 || len(streamed) != 3 || len(final.ModelCalls) != 3 {
+		t.Fatalf("%d requests, %d model_call lines, %d model_calls in the final object; want 3 of each", len(reqs), len(streamed), len(final.ModelCalls))
+	}
+	for i, req := range reqs {
+		sent := requestTools(req)
+		for _, c := range []modelCall{streamed[i], final.ModelCalls[i]} {
+			if c.Step != i+1 || !slices.Equal(c.Offered, sent) || c.Ranker != "lexical" || c.EstimatedTokens == 0 {
+				t.Errorf("request %d sent %q; the JSON says %+v", i+1, sent, c)
+			}
+		}
+		if i > 0 {
+			before := requestTools(reqs[i-1])
+			if len(sent) < len(before) || !slices.Equal(sent[:len(before)], before) {
+				t.Errorf("request %d's tools do not start with request %d's:\nbefore: %q\nnow:    %q", i+1, i, before, sent)
+			}
+		}
+	}
+	if !slices.Contains(final.ModelCalls[1].Offered, "everything__get-sum") {
+		t.Errorf("the found tool is not among the second request's: %q", final.ModelCalls[1].Offered)
+	}
+
+	// Every tool offered: the names, no ranker.
+	all := runBinary(t, invocation{args: []string{"-m", "tiny", "--tool-share", "0", "--num-ctx", "16384", "--output", "json", "-p", "hi"}, dir: dir, host: ollama.URL})
+	if all.code != 0 {
+		t.Fatalf("exit %d, stderr %q", all.code, all.stderr)
+	}
+	var whole struct {
+		ModelCalls []map[string]any `json:"model_calls"`
+	}
+	if err := json.Unmarshal([]byte(all.stdout), &whole); err != nil {
+		t.Fatalf("%v: %s", err, all.stdout)
+	}
+	if len(whole.ModelCalls) != 1 || len(whole.ModelCalls[0]["offered"].([]any)) != 56 || whole.ModelCalls[0]["ranker"] != nil {
+		t.Errorf("model_calls with every tool offered: %v", whole.ModelCalls)
+	}
+}
