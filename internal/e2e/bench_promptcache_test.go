@@ -129,4 +129,3 @@ func cacheSlots(b *testing.B, log string) [][2]int {
 	}
 	return out
 }
-
