@@ -184,9 +184,11 @@ type FinalAnswerRequested struct {
 // the offered set changes (a search found more).
 type ToolsSelected struct {
 	Step int
-	// Offered names the tools offered, in the order sent, the search
-	// tool last; Reasons says why each is ("named", "called", "found",
-	// "ranked", "spare", "search").
+	// Offered names the tools offered, in the order sent: those of the
+	// previous request first, in their places (the engine's prompt cache
+	// holds the start of a request), then the new ones; Reasons says why
+	// each is ("named", "called", "found", "ranked", "spare", "search",
+	// "kept": an earlier turn offered it, and it stays in its place).
 	Offered, Reasons []string
 	// Total is how many tools there are, the search tool not counted.
 	Total int

@@ -171,9 +171,10 @@ type FinalAnswerRequested struct {
 // the offered set changes (a search found more).
 type ToolsSelected struct {
 	Step int
-	// Offered names the tools offered, in the order sent, the search
-	// tool last; Reasons says why each is (ReasonNamed, ReasonCalled,
-	// ReasonFound, ReasonRanked, ReasonSpare, ReasonSearch).
+	// Offered names the tools offered, in the order sent: those of the
+	// previous request first, in their places, then the new ones (see
+	// Runner.Run); Reasons says why each is (ReasonNamed, ReasonCalled,
+	// ReasonFound, ReasonRanked, ReasonSpare, ReasonSearch, ReasonKept).
 	Offered, Reasons []string
 	// Total is how many tools there are, the search tool not counted.
 	Total int

@@ -343,6 +343,15 @@ func cutWarning(counted int, estimated string) string {
 //
 // On error the history keeps what happened up to the failure, so a chat can
 // go on after a cancelled turn.
+//
+// Each model request starts as the one before it did, so that a local
+// engine, which reuses its prompt cache only for the unchanged start of a
+// request, evaluates only what is new: the same system prompt, the tools
+// in the same order with new ones (named, found by the search tool,
+// called) appended, and the same earlier messages. A turn breaks this
+// only when the window forces it (HistoryTrimmed at a Step past 1); the
+// next turn keeps the tools while they fit beside its own picks, and
+// drops the least relevant of them when they do not.
 func (r *Runner) Run(ctx context.Context, prompt string, emit func(Event)) (Result, error) {
 	return r.RunMessages(ctx, []provider.Message{{Role: provider.RoleUser, Content: prompt}}, emit)
 }
