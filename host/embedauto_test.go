@@ -55,4 +55,3 @@ func TestEmbedModelAutoUsesAnEmbeddingModelTheEngineHas(t *testing.T) {
 		})
 	}
 }
-
