@@ -80,7 +80,8 @@ type Settings struct {
 	// take before only the most relevant are offered; 0 offers every tool.
 	ToolShare float64
 	// EmbedModel is the Ollama embedding model that ranks tools by
-	// meaning too; empty for words alone.
+	// meaning too; empty for words alone; "auto" for an embedding model
+	// the engine already has, when it has one (words alone otherwise).
 	EmbedModel string
 
 	// Quiet asks for the final answer only; Debug for a log of config

@@ -33,6 +33,12 @@ type ModelCallStarted struct {
 	// ContextWindow is the context window asked for; 0 when left to the
 	// engine.
 	ContextWindow int
+	// Offered names the tools offered, in the order sent (nil when none
+	// are); Ranker says how they were chosen when only some are
+	// ("lexical", "embedding+lexical"; see [ToolsSelected]), and is
+	// empty when all are.
+	Offered []string
+	Ranker  string
 }
 
 // ModelCallFinished comes after each model call, with its token usage.
@@ -161,6 +167,11 @@ type HistoryTrimmed struct {
 	// The model is then not called (the turn ends with
 	// [ErrPromptTooLarge]), so a HistoryTrimmed event always has it true.
 	Fits bool
+	// Step is the model call of the turn it comes before: past 1, the
+	// window forced messages out between the steps of one turn, and the
+	// engine reads the prompt again from the first one left out (its
+	// prompt cache holds only the unchanged start of a request).
+	Step int
 }
 
 // FinalAnswerRequested comes before the last model call of a turn that
@@ -177,9 +188,11 @@ type FinalAnswerRequested struct {
 // the offered set changes (a search found more).
 type ToolsSelected struct {
 	Step int
-	// Offered names the tools offered, in the order sent, the search
-	// tool last; Reasons says why each is ("named", "called", "found",
-	// "ranked", "spare", "search").
+	// Offered names the tools offered, in the order sent: those of the
+	// previous request first, in their places (the engine's prompt cache
+	// holds the start of a request), then the new ones; Reasons says why
+	// each is ("named", "called", "found", "ranked", "spare", "search",
+	// "kept": an earlier turn offered it, and it stays in its place).
 	Offered, Reasons []string
 	// Total is how many tools there are, the search tool not counted.
 	Total int

@@ -454,6 +454,15 @@ func (h *Host) newEmbedder() toolselect.Embedder {
 	if name == "" {
 		return nil
 	}
+	if strings.EqualFold(name, EmbedModelAuto) {
+		e, canEmbed := h.backend.(provider.Embedder)
+		l, canList := h.backend.(provider.Lister)
+		if !canEmbed || !canList {
+			h.logger.Debug("embed-model auto: the model's engine cannot embed; tools are ranked by their words", "engine", h.backend.Name())
+			return nil
+		}
+		return toolselect.NewCache(&autoEmbedder{engine: h.backend.Name(), lister: l, embed: e, logger: h.logger})
+	}
 	if _, m, err := provider.ParseModel(name); err == nil {
 		name = m
 	}

@@ -82,6 +82,11 @@ func logEvent(l *slog.Logger, ev Event) {
 	case ToolCallRejected:
 		l.Debug("tool call rejected", "name", ev.Call.Name, "reason", ev.Reason, "rejected_calls", ev.Total)
 	case HistoryTrimmed:
+		if ev.Step > 1 {
+			l.Debug("history trimmed within the turn: the window forced it, and the engine reads the prompt again from the first message left out",
+				"step", ev.Step, "dropped_messages", ev.Dropped, "kept_messages", ev.Kept, "estimated_tokens", ev.EstimatedTokens, "budget_tokens", ev.ContextWindow)
+			break
+		}
 		l.Debug("history trimmed", "dropped_messages", ev.Dropped, "kept_messages", ev.Kept,
 			"estimated_tokens", ev.EstimatedTokens, "budget_tokens", ev.ContextWindow, "fits", ev.Fits)
 	case FinalAnswerRequested:

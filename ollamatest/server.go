@@ -752,3 +752,16 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 // ToolCall is a tool call as Ollama sends it (see Call), so that code
 // scripting replies need not import Ollama's api package.
 type ToolCall = api.ToolCall
+
+// RequestBodies returns the bodies of the /api/chat requests received so
+// far, in order, as they were sent: to measure what a client sends, which
+// decoding and encoding again would change.
+func (s *Server) RequestBodies() [][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([][]byte, len(s.chats))
+	for i, b := range s.chats {
+		out[i] = slices.Clone(b)
+	}
+	return out
+}

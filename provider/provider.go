@@ -182,6 +182,9 @@ type ModelInfo struct {
 	CapabilitiesAssumed bool
 	// Size is the model's size in bytes, 0 when the engine does not say.
 	Size int64
+	// Family is the model's architecture as the engine names it ("llama",
+	// "qwen3", "nomic-bert"), empty when it does not say.
+	Family string
 }
 
 // Has reports whether the model has the named capability.

@@ -36,7 +36,12 @@ func (r *Runner) estimates() []int {
 // when even that is not enough, it returns a *PromptTooLargeError and
 // nothing is to be sent: an engine given more than its window cuts the
 // prompt itself, losing the system prompt, the tools or the question.
-func (r *Runner) fit(tools []provider.Tool, toolTokens int, emit func(Event)) ([]provider.Message, int, error) {
+//
+// When keep is true (the request starts as the previous one did), it
+// leaves out at least what the previous request left out: an old turn
+// put back would change the start of the prompt, and the engine would
+// read it all again.
+func (r *Runner) fit(tools []provider.Tool, toolTokens int, step int, keep bool, emit func(Event)) ([]provider.Message, int, error) {
 	if tools == nil {
 		toolTokens = 0
 	}
@@ -53,7 +58,11 @@ func (r *Runner) fit(tools []provider.Tool, toolTokens int, emit func(Event)) ([
 	if r.estimator.Tokens(total) <= limit && r.dropped == 0 {
 		return r.history, total, nil
 	}
-	kept, dropped, keptTokens := budget.Fit(r.history, est, r.estimator.Raw(limit)-toolTokens)
+	least := 0
+	if keep {
+		least = r.dropped
+	}
+	kept, dropped, keptTokens := budget.FitDropping(r.history, est, r.estimator.Raw(limit)-toolTokens, least)
 	sent := toolTokens + keptTokens
 	if r.estimator.Tokens(sent) > limit {
 		var ok bool
@@ -65,7 +74,7 @@ func (r *Runner) fit(tools []provider.Tool, toolTokens int, emit func(Event)) ([
 	if dropped != r.dropped {
 		r.dropped = dropped
 		emit(HistoryTrimmed{Dropped: dropped, Kept: len(kept), EstimatedTokens: r.estimator.Tokens(sent),
-			ContextWindow: limit, Fits: r.estimator.Tokens(sent) <= limit})
+			ContextWindow: limit, Fits: r.estimator.Tokens(sent) <= limit, Step: step})
 	}
 	return kept, sent, nil
 }

@@ -27,6 +27,11 @@ type ModelCallStarted struct {
 	EstimatedTokens int
 	// ContextWindow is the num_ctx asked for; 0 when left to the backend.
 	ContextWindow int
+	// Offered names the tools offered, in the order sent (nil when none
+	// are); Ranker says how they were chosen when only some are
+	// (RankerLexical, RankerEmbedding), and is empty when all are.
+	Offered []string
+	Ranker  string
 }
 
 // ModelCallFinished is sent after each model call.
@@ -150,6 +155,11 @@ type HistoryTrimmed struct {
 	// The model is then not called (the Run ends with ErrPromptTooLarge),
 	// so a HistoryTrimmed event always has it true.
 	Fits bool
+	// Step is the model call of the Run it comes before: past 1, the
+	// window forced messages out between the steps of one turn, and the
+	// engine reads the prompt again from the first one left out (its
+	// prompt cache holds only the unchanged start of a request).
+	Step int
 }
 
 // FinalAnswerRequested is sent before the last model call of a Run that
@@ -166,9 +176,10 @@ type FinalAnswerRequested struct {
 // the offered set changes (a search found more).
 type ToolsSelected struct {
 	Step int
-	// Offered names the tools offered, in the order sent, the search
-	// tool last; Reasons says why each is (ReasonNamed, ReasonCalled,
-	// ReasonFound, ReasonRanked, ReasonSpare, ReasonSearch).
+	// Offered names the tools offered, in the order sent: those of the
+	// previous request first, in their places, then the new ones (see
+	// Runner.Run); Reasons says why each is (ReasonNamed, ReasonCalled,
+	// ReasonFound, ReasonRanked, ReasonSpare, ReasonSearch, ReasonKept).
 	Offered, Reasons []string
 	// Total is how many tools there are, the search tool not counted.
 	Total int

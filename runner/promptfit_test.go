@@ -113,7 +113,7 @@ func TestPromptTooLargeNamesTheBiggestPart(t *testing.T) {
 		{"system", big, "hi", "the system prompt is about 5k tokens; the window is 2,048: raise --num-ctx or shorten the system prompt", provider.ModelInfo{Name: "m"}, ""},
 		{"message", "", big, "your message is about 5k tokens; the window is 2,048: raise --num-ctx or send a shorter message", provider.ModelInfo{Name: "m"}, ""},
 		{"resource", "", "see\n\n--- resource docs:guide (text/plain) ---\n" + big + "\n--- end of docs:guide ---", "@docs:guide is about 5k tokens", provider.ModelInfo{Name: "m"}, ""},
-		{"tools", "", "hi", "the tools (51) are about 6.2k tokens; the window is 2,048: raise --num-ctx or exclude some servers or tools", provider.ModelInfo{Name: "m", Capabilities: []string{provider.CapabilityTools}}, big},
+		{"tools", "", "hi", "the tools (51) are about 8.6k tokens; the window is 2,048: raise --num-ctx or exclude some servers or tools", provider.ModelInfo{Name: "m", Capabilities: []string{provider.CapabilityTools}}, big},
 		{"fixed window", "", big, "the window is 2,048: send a shorter message", provider.ModelInfo{Name: "m", ContextLength: 2048, FixedContext: true}, ""},
 		{"model's own length", "", big, "the window is 2,048: send a shorter message", provider.ModelInfo{Name: "m", ContextLength: 2048}, ""},
 	} {

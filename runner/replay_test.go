@@ -277,7 +277,7 @@ func TestContextBudgetWithManyTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	info.Name = "small"
-	const numCtx = 6144
+	const numCtx = 7168
 	r := runner.New(backend, manager, runner.Options{Model: info, NumCtx: numCtx, SystemPrompt: "You are terse."})
 
 	var warnings []string
@@ -311,7 +311,7 @@ func TestContextBudgetWithManyTools(t *testing.T) {
 	if len(warnings) != 1 {
 		t.Fatalf("warnings = %q, want exactly one", warnings)
 	}
-	for _, w := range []string{"of 6144 context tokens (", "files ~", "everything ~", "--num-ctx", "exclude some"} {
+	for _, w := range []string{"of 7168 context tokens (", "files ~", "everything ~", "--num-ctx", "exclude some"} {
 		if !strings.Contains(warnings[0], w) {
 			t.Errorf("warning %q lacks %q", warnings[0], w)
 		}

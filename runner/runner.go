@@ -197,6 +197,12 @@ type Runner struct {
 	// search is the search tool's name while the current step offers
 	// it, empty otherwise.
 	search string
+	// sent names the tools of the last request, in the order sent: the
+	// next request keeps them in place (see offer). cacheable is set once
+	// a request was answered in this conversation with this model: the
+	// engine's prompt cache then holds it.
+	sent      []string
+	cacheable bool
 }
 
 // New returns a Runner with an empty conversation. tools may be nil.
@@ -222,6 +228,7 @@ func (r *Runner) Reset() {
 		r.history = append(r.history, provider.Message{Role: provider.RoleSystem, Content: r.opts.SystemPrompt})
 	}
 	r.msgTokens, r.dropped = r.msgTokens[:0], 0
+	r.cacheable = false
 	r.forgetCalls()
 }
 
@@ -235,6 +242,7 @@ func (r *Runner) History() []provider.Message {
 func (r *Runner) SetHistory(msgs []provider.Message) {
 	r.history = append(r.history[:0], msgs...)
 	r.msgTokens, r.dropped = r.msgTokens[:0], 0
+	r.cacheable = false
 	r.forgetCalls()
 }
 
@@ -247,6 +255,7 @@ func (r *Runner) Model() provider.ModelInfo { return r.opts.Model }
 func (r *Runner) SetModel(m provider.ModelInfo) {
 	r.opts.Model = m
 	r.estimator = budget.Estimator{}
+	r.cacheable = false
 }
 
 // SetGeneration changes the generation parameters of the following calls
@@ -334,6 +343,15 @@ func cutWarning(counted int, estimated string) string {
 //
 // On error the history keeps what happened up to the failure, so a chat can
 // go on after a cancelled turn.
+//
+// Each model request starts as the one before it did, so that a local
+// engine, which reuses its prompt cache only for the unchanged start of a
+// request, evaluates only what is new: the same system prompt, the tools
+// in the same order with new ones (named, found by the search tool,
+// called) appended, and the same earlier messages. A turn breaks this
+// only when the window forces it (HistoryTrimmed at a Step past 1); the
+// next turn keeps the tools while they fit beside its own picks, and
+// drops the least relevant of them when they do not.
 func (r *Runner) Run(ctx context.Context, prompt string, emit func(Event)) (Result, error) {
 	return r.RunMessages(ctx, []provider.Message{{Role: provider.RoleUser, Content: prompt}}, emit)
 }
@@ -379,11 +397,16 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			toolTokens int
 		)
 		r.search = ""
+		prevSent := r.sent
 		if stop == nil && r.tools != nil && r.opts.Model.Has(provider.CapabilityTools) {
 			tools, toolTokens, r.search = r.offer(ctx, ts, turn, step, emit)
 		}
 		r.warnTools(tools, toolTokens, ts, emit)
-		msgs, raw, err := r.fit(tools, toolTokens, emit)
+		// The engine's prompt cache holds the previous request: while
+		// this one starts with the same tools, it keeps out the messages
+		// that one kept out too.
+		keep := r.cacheable && (tools != nil || len(prevSent) == 0) && startsWith(tools, prevSent)
+		msgs, raw, err := r.fit(tools, toolTokens, step, keep, emit)
 		if err != nil {
 			var tl *PromptTooLargeError
 			if errors.As(err, &tl) {
@@ -402,7 +425,14 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			msgs = append(msgs[:len(msgs):len(msgs)], provider.Message{Role: provider.RoleUser, Content: finalPrompt})
 			raw += budget.Message(msgs[len(msgs)-1])
 		}
-		emit(ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.window()})
+		started := ModelCallStarted{Step: step, Tools: len(tools), EstimatedTokens: r.estimator.Tokens(raw), ContextWindow: r.window()}
+		if tools != nil {
+			started.Offered = toolNames(tools)
+			if r.search != "" {
+				started.Ranker = turn.ranker
+			}
+		}
+		emit(started)
 		// partial keeps the text the user was shown, so that an answer
 		// cut short stays in the conversation (see keepInterrupted); text
 		// held back as a possible tool call was not shown and is not kept.
@@ -430,6 +460,7 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			}
 			return res, err
 		}
+		r.cacheable = true
 		r.estimator.Observe(raw, resp.Usage.PromptTokens, r.window())
 		cut := budget.Truncated(resp.Usage.PromptTokens, r.window())
 		if cut {
@@ -491,6 +522,20 @@ func (r *Runner) run(ctx context.Context, in []provider.Message, emit func(Event
 			emit(FinalAnswerRequested{Reason: fmt.Sprintf("%s was called %d times in a row with the same arguments", guard.tripped, LoopLimit)})
 		}
 	}
+}
+
+// startsWith reports whether tools start with the tools named prev, in
+// that order.
+func startsWith(tools []provider.Tool, prev []string) bool {
+	if len(tools) < len(prev) {
+		return false
+	}
+	for i, name := range prev {
+		if tools[i].Name != name {
+			return false
+		}
+	}
+	return true
 }
 
 // recoverCalls looks for tool calls written as text in a reply without

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -34,6 +36,10 @@ const (
 	ReasonSpare = "spare"
 	// ReasonSearch: the search tool itself.
 	ReasonSearch = "search"
+	// ReasonKept: an earlier turn offered it and nothing in this request
+	// matched it; it stays, in its place, so that the engine can reuse
+	// its prompt cache.
+	ReasonKept = "kept"
 )
 
 // The rankers of ToolsSelected.Ranker.
@@ -41,6 +47,12 @@ const (
 	RankerLexical   = "lexical"
 	RankerEmbedding = "embedding+lexical"
 )
+
+// ErrNoEmbeddingModel is what an Options.Embedder returns, wrapped, when
+// it has no model to embed with (an embed-model of "auto" on an engine
+// that has none): tools are then ranked by their words, without the
+// warning a failing model gets.
+var ErrNoEmbeddingModel = errors.New("no embedding model")
 
 // searchResults is how many tools one search makes callable.
 const searchResults = 5
@@ -82,8 +94,11 @@ func (ts *toolSet) selectionFor() *selectionIndex {
 	}
 	search := provider.Tool{
 		Name: name,
-		Description: fmt.Sprintf("Find tools for a task. Only some of the %d tools are offered now; this searches all of them by name and description, "+
-			"lists the best matches and makes them callable from your next step. Use it when no offered tool fits.", len(ts.source)),
+		// No count of the tools: the declaration stays the same when a
+		// server's tools join, and so does the start of the prompt the
+		// engine has cached.
+		Description: "Find tools for a task. Only some of the tools are offered now; this searches all of them by name and description, " +
+			"lists the best matches and makes them callable from your next step. Use it when no offered tool fits.",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"what you need to do, in a few words (e.g. \"create a github issue\")"}},"required":["query"]}`),
 	}
 	ts.selection = &selectionIndex{index: toolselect.NewIndex(docs), pos: pos, search: search, searchCost: budget.Tool(search)}
@@ -102,8 +117,10 @@ type turnSelection struct {
 	ranker string
 	// found are the tools the search tool found in this turn, by name.
 	found []string
-	// last is the offered set last reported, to report only changes.
-	last []string
+	// last is the offered set last reported, to report only changes;
+	// sent the names of the tools of the turn's last request that
+	// offered only some, nil before the first.
+	last, sent []string
 }
 
 // newTurnSelection starts a turn's selection for prompt; previous is the
@@ -127,72 +144,241 @@ func (r *Runner) newTurnSelection(prompt string) *turnSelection {
 // turn, then the best matches for the request while there is room, and
 // the search tool; a ToolsSelected event says which and why whenever the
 // set changes. search is the search tool's name when it is offered.
+//
+// The tools keep their place from one request to the next (see
+// stableOrder and keepOrder): local engines reuse their prompt cache only
+// for the unchanged start of a request, and the tools are rendered near
+// its start, so a tool moved or dropped makes the engine read the whole
+// prompt again.
 func (r *Runner) offer(ctx context.Context, ts *toolSet, turn *turnSelection, step int, emit func(Event)) (tools []provider.Tool, raw int, search string) {
 	window := r.window()
 	if r.opts.ToolShare <= 0 || window <= 0 || len(ts.offered) == 0 {
-		return ts.offered, ts.tokens, ""
+		return r.stableOrder(ts), ts.tokens, ""
 	}
 	share := int(r.opts.ToolShare * float64(window))
 	if r.estimator.Tokens(ts.tokens) <= share {
-		return ts.offered, ts.tokens, ""
+		return r.stableOrder(ts), ts.tokens, ""
 	}
 	sel := ts.selectionFor()
 	if turn.ts != ts {
 		r.rank(ctx, ts, turn, emit)
 	}
+	order, reasons, used := r.keepOrder(ts, turn, r.estimator.Raw(share))
+	names := make([]string, len(order))
+	tools = make([]provider.Tool, len(order))
+	for k, i := range order {
+		if i < 0 {
+			tools[k] = sel.search
+		} else {
+			tools[k] = ts.offered[i]
+		}
+		names[k] = tools[k].Name
+	}
+	r.sent = names
+	turn.sent = names
+	if !slices.Equal(names, turn.last) {
+		turn.last = names
+		emit(ToolsSelected{Step: step, Offered: names, Reasons: reasons, Total: len(ts.offered),
+			Tokens: r.estimator.Tokens(used), Budget: share, Ranker: turn.ranker})
+	}
+	return tools, used, sel.search.Name
+}
 
-	reasons := make([]string, len(ts.offered))
-	used := sel.searchCost
-	pin := func(i int, why string) {
-		if reasons[i] == "" {
-			reasons[i] = why
-			used += ts.entries[i].tokens
+// stableOrder returns all of ts's tools, those of the last request first
+// and in its order, then the others in the toolbox's order: a server
+// whose tools join (or a list that changed) moves no tool already sent.
+func (r *Runner) stableOrder(ts *toolSet) []provider.Tool {
+	prev := r.sent
+	inOrder := len(prev) <= len(ts.offered)
+	for k := 0; inOrder && k < len(prev); k++ {
+		inOrder = ts.offered[k].Name == prev[k]
+	}
+	if inOrder {
+		r.sent = r.sent[:0]
+		for _, t := range ts.offered {
+			r.sent = append(r.sent, t.Name)
+		}
+		return ts.offered
+	}
+	out := make([]provider.Tool, 0, len(ts.offered))
+	placed := make([]bool, len(ts.offered))
+	for _, name := range prev {
+		if e, ok := ts.byName[name]; ok {
+			if i := e.pos; !placed[i] {
+				placed[i] = true
+				out = append(out, ts.offered[i])
+			}
 		}
 	}
+	for i, t := range ts.offered {
+		if !placed[i] {
+			out = append(out, t)
+		}
+	}
+	r.sent = toolNames(out)
+	return out
+}
+
+// toolNames returns the names of tools, in order.
+func toolNames(tools []provider.Tool) []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// keepOrder chooses the tools of a request that offers only some, as
+// positions in ts.offered (-1 for the search tool) in the order they are
+// sent, with why each is offered and their raw estimate; room is the
+// share in raw units.
+//
+// Within a turn the request starts with the previous one: every tool it
+// offered stays in its place and the new ones (named, called, found) are
+// appended, even past the share, since they are what the model asked
+// for. At a new turn the previous request's tools stay in their places
+// too, while they fit with the new request's picks; when they do not, the
+// least relevant of them for the new request are dropped (one miss of the
+// engine's prompt cache) and the new picks appended.
+func (r *Runner) keepOrder(ts *toolSet, turn *turnSelection, room int) (order []int, reasons []string, used int) {
+	sel := ts.selectionFor()
+	n := len(ts.offered)
+	// rank[i] is tool i's place in the request's ranking; score its score.
+	rank := make([]int, n)
+	score := make([]float64, n)
+	for k, h := range turn.ranked {
+		rank[h.Doc], score[h.Doc] = k, h.Score
+	}
+	pinned := make([]string, n)
 	for _, i := range turn.named {
-		pin(i, ReasonNamed)
+		pinned[i] = cmp.Or(pinned[i], ReasonNamed)
 	}
 	for name := range r.calledTools() {
 		if i, ok := sel.pos[name]; ok {
-			pin(i, ReasonCalled)
+			pinned[i] = cmp.Or(pinned[i], ReasonCalled)
 		}
 	}
 	for _, name := range turn.found {
 		if i, ok := sel.pos[name]; ok {
-			pin(i, ReasonFound)
+			pinned[i] = cmp.Or(pinned[i], ReasonFound)
 		}
 	}
-	room := r.estimator.Raw(share)
-	for _, h := range turn.ranked {
-		if reasons[h.Doc] != "" || used+ts.entries[h.Doc].tokens > room {
-			continue
+	reason := func(i int, kept bool) string {
+		switch {
+		case i < 0:
+			return ReasonSearch
+		case pinned[i] != "":
+			return pinned[i]
+		case score[i] > 0:
+			return ReasonRanked
+		case kept:
+			return ReasonKept
 		}
-		why := ReasonRanked
-		if h.Score <= 0 {
-			why = ReasonSpare
+		return ReasonSpare
+	}
+	cost := func(i int) int {
+		if i < 0 {
+			return sel.searchCost
 		}
-		pin(h.Doc, why)
+		return ts.entries[i].tokens
 	}
 
-	names := make([]string, 0, len(ts.offered)/2)
-	whys := make([]string, 0, cap(names))
-	tools = make([]provider.Tool, 0, cap(names))
-	for i, why := range reasons {
-		if why != "" {
-			tools = append(tools, ts.offered[i])
-			names = append(names, ts.offered[i].Name)
-			whys = append(whys, why)
+	within := turn.sent != nil
+	prev := r.sent
+	if within {
+		prev = turn.sent
+	}
+	in := make([]bool, n)
+	hasSearch := false
+	for _, name := range prev {
+		switch i, ok := sel.pos[name]; {
+		case name == sel.search.Name && !hasSearch:
+			hasSearch = true
+			order = append(order, -1)
+		case ok && !in[i]:
+			in[i] = true
+			order = append(order, i)
 		}
 	}
-	tools = append(tools, sel.search)
-	names = append(names, sel.search.Name)
-	whys = append(whys, ReasonSearch)
-	if !slices.Equal(names, turn.last) {
-		turn.last = names
-		emit(ToolsSelected{Step: step, Offered: names, Reasons: whys, Total: len(ts.offered),
-			Tokens: r.estimator.Tokens(used), Budget: share, Ranker: turn.ranker})
+	for _, i := range order {
+		used += cost(i)
 	}
-	return tools, used, sel.search.Name
+	if !hasSearch {
+		used += sel.searchCost
+	}
+	// evict drops the least relevant tool of order that nothing pins and
+	// that ranks below place, and says whether there was one. Of those
+	// that match nothing in the request, it drops the last: the engine's
+	// cache then keeps the longest start.
+	evict := func(place int) bool {
+		worst := -1
+		for k, i := range order {
+			if i < 0 || pinned[i] != "" || rank[i] <= place {
+				continue
+			}
+			if worst < 0 || score[i] <= 0 || rank[i] > rank[order[worst]] && score[order[worst]] > 0 {
+				worst = k
+			}
+		}
+		if worst < 0 {
+			return false
+		}
+		in[order[worst]] = false
+		used -= cost(order[worst])
+		order = slices.Delete(order, worst, worst+1)
+		return true
+	}
+	var added []int
+	add := func(i int) {
+		in[i] = true
+		used += cost(i)
+		added = append(added, i)
+	}
+	for i := range n {
+		if pinned[i] != "" && !in[i] {
+			for !within && used+cost(i) > room && evict(-1) {
+			}
+			add(i)
+		}
+	}
+	if !within {
+		// A share that shrank (another model, a corrected estimate)
+		// drops tools too.
+		for used > room && evict(-1) {
+		}
+		for _, h := range turn.ranked {
+			i := h.Doc
+			if in[i] {
+				continue
+			}
+			if h.Score > 0 {
+				for used+cost(i) > room && evict(rank[i]) {
+				}
+			}
+			if used+cost(i) <= room {
+				add(i)
+			}
+		}
+	}
+	// The new tools go in the toolbox's order, so that each server's
+	// tools stand together, those the request matches before those it
+	// does not: a later turn drops these first, from the end.
+	spare := func(i int) int {
+		if pinned[i] == "" && score[i] <= 0 {
+			return 1
+		}
+		return 0
+	}
+	slices.SortFunc(added, func(a, b int) int { return cmp.Or(spare(a)-spare(b), a-b) })
+	order = append(order, added...)
+	if !hasSearch {
+		order = append(order, -1)
+	}
+	reasons = make([]string, len(order))
+	for k, i := range order {
+		reasons[k] = reason(i, !within && i >= 0 && !slices.Contains(added, i))
+	}
+	return order, reasons, used
 }
 
 // rank orders ts's tools for the turn's request, and finds those it
@@ -219,6 +405,10 @@ func (r *Runner) rankQuery(ctx context.Context, ts *toolSet, q *toolselect.Query
 	sims, err := r.similarities(ctx, sel, text)
 	if err != nil {
 		if ctx.Err() != nil {
+			return hits, RankerLexical
+		}
+		if errors.Is(err, ErrNoEmbeddingModel) {
+			r.embedFailed = true
 			return hits, RankerLexical
 		}
 		// One failure is enough: a missing or broken model would

@@ -203,7 +203,13 @@ func benchmarkSelectionSteps(b *testing.B, tools []provider.Tool, share float64)
 				ID: fmt.Sprint(step), Name: "everything__get-sum", Arguments: map[string]any{"a": float64(step), "b": 1.0}}}})
 		}
 		model.replies = append(model.replies, provider.Message{Content: "done"})
-		r := runner.New(model, instantTools{tools: tools}, runner.Options{Model: toolModel(), MaxSteps: steps + 1, NumCtx: 8192, ToolShare: share})
+		// Every tool offered needs a window they fit in (7.8k tokens for
+		// 52 of them).
+		numCtx := 8192
+		if share == 0 {
+			numCtx = 65536
+		}
+		r := runner.New(model, instantTools{tools: tools}, runner.Options{Model: toolModel(), MaxSteps: steps + 1, NumCtx: numCtx, ToolShare: share})
 		if _, err := r.Run(context.Background(), "hello", nil); err != nil {
 			b.Fatal(err)
 		}
@@ -268,8 +274,8 @@ func TestAllToolsOfferedWhenTheyFit(t *testing.T) {
 	if _, err := r.Run(context.Background(), "what is in the knowledge graph?", emit); err != nil {
 		t.Fatal(err)
 	}
-	// Off: every tool even when they do not fit.
-	r = runner.New(model, instantTools{tools: serverTools(t, 1)}, runner.Options{Model: toolModel(), NumCtx: 8192})
+	// Off: every tool even when they take more than a quarter.
+	r = runner.New(model, instantTools{tools: serverTools(t, 1)}, runner.Options{Model: toolModel(), NumCtx: 16384})
 	if _, err := r.Run(context.Background(), "what is in the knowledge graph?", emit); err != nil {
 		t.Fatal(err)
 	}

@@ -41,6 +41,7 @@ type toolEntry struct {
 	server, tool string
 	schema       *toolcall.Schema
 	tokens       int // raw estimate of the declaration as offered
+	pos          int // place in toolSet.offered
 }
 
 type serverCost struct {
@@ -110,7 +111,7 @@ func (r *Runner) prepareTools(list []provider.Tool) *toolSet {
 		offered, wrapped := Offer(t)
 		ts.offered[i] = offered
 		cost := budget.Tool(offered)
-		e := &toolEntry{server: server, tool: tool, schema: toolcall.NewSchema(t.Parameters, offered.Parameters, wrapped), tokens: cost}
+		e := &toolEntry{server: server, tool: tool, schema: toolcall.NewSchema(t.Parameters, offered.Parameters, wrapped), tokens: cost, pos: i}
 		ts.byName[t.Name] = e
 		ts.entries[i] = e
 		ts.tokens += cost

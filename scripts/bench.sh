@@ -32,6 +32,12 @@ go test -run '^$' -bench 'EncodeRequest|ReadStream|Chat$' -benchtime "${BENCHTIM
 # of indexing a tool list and of ranking one request.
 go test -run '^$' -bench 'ToolSelection' -benchtime "${BENCHTIME:-5x}" -v ./runner | grep -E '(recall|^Benchmark.*step|^ok|^FAIL)' | sed 's/^ *select_test.go:[0-9]*: //'
 go test -run '^$' -bench 'NewIndex|Rank' ./internal/toolselect | grep -E '^(Benchmark|ok|FAIL)'
+# The engine's prompt cache on the real Ollama (needs ../shared/ollama's
+# build; skipped without it): two turns of search, call and answer over
+# 36 tools of which only some are offered. Per request, the prompt's
+# tokens beside those Ollama evaluated (what its cache did not hold), for
+# all six requests and for the five after the first.
+go test -run '^$' -bench 'PromptCache' -benchtime "${BENCHTIME:-3x}" ./internal/e2e | grep -E '^(Benchmark|ok|FAIL)'
 # A terminal that answers no query (the Linux console, script, some IDE
 # terminals): a one-shot run in a pseudo-terminal the benchmark holds and
 # never answers, beside the same run piped.

@@ -14,7 +14,9 @@
 //   - JSON (tool declarations, call arguments): one token per 3 bytes,
 //     since quotes, braces and short keys are tokens of their own;
 //   - each message: 4 more tokens for the chat template's role markers;
-//   - each tool: 10 more tokens for the template's wrapping;
+//   - each tool: the bytes of its JSON as a request sends it, one token
+//     per 3 (what is sent, not what the template makes of it: the
+//     correction below covers the difference);
 //   - each image: 768 tokens, about what vision models spend on one.
 //
 // After each call the backend's own prompt count (Ollama's
@@ -47,11 +49,33 @@ func Text(s string) int { return (len(s) + bytesPerToken - 1) / bytesPerToken }
 // JSON is the raw token estimate of n bytes of JSON.
 func JSON(n int) int { return (n + jsonBytesPerToken - 1) / jsonBytesPerToken }
 
-// Tool is the raw token estimate of one tool declaration: what the
-// template renders of its name, description and parameters. It is what
-// "mcphost tools" would show as a tool's cost.
+// toolWrapper is the JSON around a tool's name, description and
+// parameters in a request: {"type":"function","function":{"name":…,
+// "description":…,"parameters":…}}, and the comma between tools.
+const toolWrapper = len(`{"type":"function","function":{"name":,"description":,"parameters":}},`)
+
+// Tool is the raw token estimate of one tool declaration: the bytes of
+// the JSON a request sends for it, at 3 a token. It is what "mcphost
+// tools" and the chat's /tools show as a tool's cost, what the context
+// warning adds up and what tool selection fits in its share.
 func Tool(t provider.Tool) int {
-	return toolOverhead + Text(t.Name) + Text(t.Description) + JSON(len(t.Parameters))
+	return JSON(toolWrapper + jsonStringSize(t.Name) + jsonStringSize(t.Description) + len(t.Parameters))
+}
+
+// jsonStringSize is the length of s encoded as a JSON string as Go's
+// encoder writes it: quoted, with quotes, backslashes and control
+// characters escaped, and <, > and & as \u003c and the like.
+func jsonStringSize(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+			n++
+		case c < 0x20 || c == '<' || c == '>' || c == '&':
+			n += 5
+		}
+	}
+	return n
 }
 
 // Message is the raw token estimate of one history message.
@@ -155,16 +179,26 @@ func Truncated(actual, window int) bool {
 // estimate of the kept ones, which is more than limit when even the
 // shortest history allowed does not fit.
 func Fit(history []provider.Message, tokens []int, limit int) (kept []provider.Message, dropped, total int) {
+	return FitDropping(history, tokens, limit, 0)
+}
+
+// FitDropping is Fit leaving out at least least messages, when there are
+// that many to leave out: a request that keeps the messages an earlier
+// one left out starts as that one did, so the engine can reuse its
+// prompt cache. What Fit leaves out of a history it leaves out of the
+// same history grown at its end too, so the least it drops is what was
+// dropped before.
+func FitDropping(history []provider.Message, tokens []int, limit, least int) (kept []provider.Message, dropped, total int) {
 	for _, t := range tokens {
 		total += t
 	}
-	if total <= limit {
+	if total <= limit && least <= 0 {
 		return history, 0, total
 	}
 	units := droppable(history)
 	drop := make([]bool, len(history))
 	for _, u := range units {
-		if total <= limit {
+		if total <= limit && dropped >= least {
 			break
 		}
 		for i := u.start; i < u.end; i++ {

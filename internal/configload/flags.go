@@ -165,7 +165,7 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	fs.Bool(keyNoHooks, false, "run no hooks (hooks.yml, .mcphost/hooks.yml, hooks: in config files) in this run")
 	fs.Int(keyAuditResultBytes, 4096, "keep at most `N` bytes of each result in the audit log (0: none)")
 	fs.Float64(keyToolShare, defaultToolShare, "when the tools would take more than `SHARE` of the context window, offer the most relevant ones and a search tool (0: always every tool)")
-	fs.String(keyEmbedModel, "", "rank tools by meaning too, with the Ollama embedding `MODEL` (e.g. nomic-embed-text), when not all are offered")
+	fs.String(keyEmbedModel, "", "rank tools by meaning too, with the Ollama embedding `MODEL` (e.g. nomic-embed-text; auto: one Ollama already has), when not all are offered")
 	fs.String(keyElicitation, defaultElicitation, "answer a server's request for input, when no one can be asked, with `MODE`: decline or accept-defaults")
 	fs.String(keySampling, defaultSampling, "answer a server's request for a completion by the model, when no one can be asked, with `MODE`: deny or allow")
 	fs.String(keyMCPPrompt, "", "run the MCP prompt `SERVER__PROMPT` (see mcphost prompts list) as the prompt, or before -p's")

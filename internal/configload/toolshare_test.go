@@ -18,6 +18,7 @@ func TestLoadToolSelectionSettings(t *testing.T) {
 	}{
 		{"defaults", "", nil, nil, 0.25, ""},
 		{"file", "tool-share: 0.1\nembed-model: nomic-embed-text\n", nil, nil, 0.1, "nomic-embed-text"},
+		{"file, auto", "embed-model: auto\n", nil, nil, 0.25, "auto"},
 		{"file camel, whole number", "toolShare: 1\nembedModel: ' all-minilm '\n", nil, nil, 1, "all-minilm"},
 		{"env", "tool-share: 0.1\n", map[string]string{"MCPHOST_TOOL_SHARE": "0", "MCPHOST_EMBED_MODEL": "bge-m3"}, nil, 0, "bge-m3"},
 		{"flags", "", map[string]string{"MCPHOST_TOOL_SHARE": "0.3"}, []string{"--tool-share", "0.5", "--embed-model", "e"}, 0.5, "e"},

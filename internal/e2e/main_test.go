@@ -392,7 +392,7 @@ func TestProviderErrors(t *testing.T) {
 func closedPort(t *testing.T) string { return "http://" + freeAddr(t) }
 
 // freeAddr returns a loopback host:port nothing listens on.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

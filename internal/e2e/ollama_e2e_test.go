@@ -38,7 +38,7 @@ import (
 )
 
 // ollamaTools returns the paths of the real ollama and the model generator.
-func ollamaTools(t *testing.T) (ollamaBin, genBin, serveScript string) {
+func ollamaTools(t testing.TB) (ollamaBin, genBin, serveScript string) {
 	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {

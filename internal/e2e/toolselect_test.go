@@ -255,13 +255,14 @@ func TestToolSelectionOffersEveryToolBelowTheThreshold(t *testing.T) {
 	dir := manyServers(t)
 	ollama.Enqueue(ollamatest.Reply{Content: "ok"}, ollamatest.Reply{Content: "ok"})
 
-	// A quarter of 32,768 tokens holds the 56 tools.
-	out := runBinary(t, invocation{args: []string{"-m", "tiny", "--num-ctx", "32768", "--output", "stream-json", "-p", "Remember that Alice works at Acme"}, dir: dir, host: ollama.URL})
+	// 30% of 32,768 tokens holds the 56 tools (8.6k).
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "--num-ctx", "32768", "--tool-share", "0.3", "--output", "stream-json", "-p", "Remember that Alice works at Acme"}, dir: dir, host: ollama.URL})
 	if out.code != 0 {
 		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
 	}
-	// --tool-share 0 turns selection off.
-	off := runBinary(t, invocation{args: []string{"-m", "tiny", "--tool-share", "0", "-p", "Remember that Alice works at Acme"}, dir: dir, host: ollama.URL})
+	// --tool-share 0 turns selection off (in a window the 56 tools fit,
+	// taking more than half of it).
+	off := runBinary(t, invocation{args: []string{"-m", "tiny", "--tool-share", "0", "--num-ctx", "16384", "-p", "Remember that Alice works at Acme"}, dir: dir, host: ollama.URL})
 	if off.code != 0 {
 		t.Fatalf("exit %d, stderr %q", off.code, off.stderr)
 	}
@@ -274,7 +275,7 @@ func TestToolSelectionOffersEveryToolBelowTheThreshold(t *testing.T) {
 	if lines := streamLines(t, out.stdout, "tools_selected"); len(lines) != 0 {
 		t.Errorf("tools_selected without selection: %+v", lines)
 	}
-	if !strings.Contains(off.stderr, "of 8192 context tokens") {
+	if !strings.Contains(off.stderr, "of 16384 context tokens") {
 		t.Errorf("with selection off the tools' size is warned about as before: %s", off.stderr)
 	}
 }
@@ -330,5 +331,153 @@ func TestToolSelectionByAnEmbeddingModel(t *testing.T) {
 	}
 	if !strings.Contains(out.stderr, `embedding model failed (model "all-minilm" not found: run "ollama pull all-minilm")`) {
 		t.Errorf("stderr does not explain the fallback:\n%s", out.stderr)
+	}
+}
+
+func TestToolSelectionEmbedModelAuto(t *testing.T) {
+	t.Parallel()
+	dir := manyServers(t)
+	prompt := []string{"-m", "tiny", "--embed-model", "auto", "-p", "Show me a kitten", "--tool-share", "0.1", "--output", "stream-json", "--debug"}
+
+	// An engine that has an embedding model: it ranks the tools.
+	with := ollamatest.NewServer(ollamatest.Model{Name: "tiny"}, ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}, Family: "nomic-bert"})
+	defer with.Close()
+	with.HandleEmbed(func(model string, input []string) ollamatest.EmbedReply {
+		var r ollamatest.EmbedReply
+		for _, text := range input {
+			v := []float32{0.01, 0}
+			if strings.Contains(text, "kitten") || strings.Contains(text, "tiny image") {
+				v[1] = 1
+			}
+			r.Embeddings = append(r.Embeddings, v)
+		}
+		return r
+	})
+	with.Enqueue(ollamatest.Reply{Content: "ok"})
+	out := runBinary(t, invocation{args: prompt, dir: dir, host: with.URL})
+	if out.code != 0 {
+		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
+	}
+	lines := streamLines(t, out.stdout, "tools_selected")
+	if len(lines) != 1 || lines[0].Ranker != "embedding+lexical" || lines[0].reason("everything__get-tiny-image") != "ranked" {
+		t.Errorf("with an embedding model pulled: %+v", lines)
+	}
+	embeds := with.EmbedRequests()
+	if len(embeds) != 2 || !strings.HasPrefix(embeds[0].Model, "nomic-embed-text") {
+		t.Errorf("embed requests %+v, want two to nomic-embed-text", embeds)
+	}
+	if !strings.Contains(out.stderr, "model=nomic-embed-text") {
+		t.Errorf("--debug does not say which embedding model ranks the tools:\n%s", out.stderr)
+	}
+
+	// An engine with none: words alone, said in the debug log only.
+	without := ollamatest.NewServer(ollamatest.Model{Name: "tiny"})
+	defer without.Close()
+	without.Enqueue(ollamatest.Reply{Content: "ok"})
+	out = runBinary(t, invocation{args: prompt, dir: dir, host: without.URL})
+	if out.code != 0 {
+		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
+	}
+	lines = streamLines(t, out.stdout, "tools_selected")
+	if len(lines) != 1 || lines[0].Ranker != "lexical" {
+		t.Errorf("without an embedding model: %+v", lines)
+	}
+	if len(without.EmbedRequests()) != 0 {
+		t.Errorf("embed requests to an engine without an embedding model: %+v", without.EmbedRequests())
+	}
+	if !strings.Contains(out.stderr, "the engine has no embedding model; tools are ranked by their words") {
+		t.Errorf("--debug does not say that the tools are ranked by their words:\n%s", out.stderr)
+	}
+	for _, line := range strings.Split(out.stderr, "\n") {
+		if strings.Contains(line, "WARN") || strings.HasPrefix(line, "warning:") {
+			t.Errorf("a warning without an embedding model: %s", line)
+		}
+	}
+	if strings.Contains(out.stdout, `"type":"warning"`) {
+		t.Errorf("a warning in the JSON without an embedding model:\n%s", out.stdout)
+	}
+}
+
+// The JSON output says which tools each model request offered, in the
+// order sent; with a search in the turn, each request starts with the
+// tools of the one before.
+func TestJSONSaysWhichToolsEachRequestOffered(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	dir := manyServers(t)
+	ollama.Enqueue(
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("mcphost__search_tools", map[string]any{"query": "add two numbers"})}},
+		ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__get-sum", map[string]any{"a": 2, "b": 3})}},
+		ollamatest.Reply{Content: "5, and noted."},
+		ollamatest.Reply{Content: "ok"},
+	)
+	out := runBinary(t, invocation{args: []string{"-m", "tiny", "--tool-share", "0.1", "--allow-tool", "everything__get-sum",
+		"--output", "stream-json", "-p", "Remember that Alice works at Acme Corp, and tell me 2 and 3 together"},
+		dir: dir, host: ollama.URL})
+	if out.code != 0 {
+		t.Fatalf("exit %d, stderr %q", out.code, out.stderr)
+	}
+	type modelCall struct {
+		Step            int      `json:"step"`
+		Offered         []string `json:"offered"`
+		Ranker          string   `json:"ranker"`
+		EstimatedTokens int      `json:"estimated_tokens"`
+	}
+	var streamed []modelCall
+	var final struct {
+		ModelCalls []modelCall `json:"model_calls"`
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out.stdout), "\n") {
+		var head struct{ Type string }
+		json.Unmarshal([]byte(line), &head)
+		switch head.Type {
+		case "model_call":
+			var c modelCall
+			if err := json.Unmarshal([]byte(line), &c); err != nil {
+				t.Fatal(err)
+			}
+			streamed = append(streamed, c)
+		case "final":
+			if err := json.Unmarshal([]byte(line), &final); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	reqs := ollama.Requests()
+	if len(reqs) != 3 || len(streamed) != 3 || len(final.ModelCalls) != 3 {
+		t.Fatalf("%d requests, %d model_call lines, %d model_calls in the final object; want 3 of each", len(reqs), len(streamed), len(final.ModelCalls))
+	}
+	for i, req := range reqs {
+		sent := requestTools(req)
+		for _, c := range []modelCall{streamed[i], final.ModelCalls[i]} {
+			if c.Step != i+1 || !slices.Equal(c.Offered, sent) || c.Ranker != "lexical" || c.EstimatedTokens == 0 {
+				t.Errorf("request %d sent %q; the JSON says %+v", i+1, sent, c)
+			}
+		}
+		if i > 0 {
+			before := requestTools(reqs[i-1])
+			if len(sent) < len(before) || !slices.Equal(sent[:len(before)], before) {
+				t.Errorf("request %d's tools do not start with request %d's:\nbefore: %q\nnow:    %q", i+1, i, before, sent)
+			}
+		}
+	}
+	if !slices.Contains(final.ModelCalls[1].Offered, "everything__get-sum") {
+		t.Errorf("the found tool is not among the second request's: %q", final.ModelCalls[1].Offered)
+	}
+
+	// Every tool offered: the names, no ranker.
+	all := runBinary(t, invocation{args: []string{"-m", "tiny", "--tool-share", "0", "--num-ctx", "16384", "--output", "json", "-p", "hi"}, dir: dir, host: ollama.URL})
+	if all.code != 0 {
+		t.Fatalf("exit %d, stderr %q", all.code, all.stderr)
+	}
+	var whole struct {
+		ModelCalls []map[string]any `json:"model_calls"`
+	}
+	if err := json.Unmarshal([]byte(all.stdout), &whole); err != nil {
+		t.Fatalf("%v: %s", err, all.stdout)
+	}
+	if len(whole.ModelCalls) != 1 || len(whole.ModelCalls[0]["offered"].([]any)) != 56 || whole.ModelCalls[0]["ranker"] != nil {
+		t.Errorf("model_calls with every tool offered: %v", whole.ModelCalls)
 	}
 }

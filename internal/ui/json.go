@@ -34,6 +34,21 @@ type LeftOutRecord struct {
 	Reason string `json:"reason"`
 }
 
+// ModelCallRecord is one model request in the machine-readable output:
+// the tools it offered, in the order sent, and, when only some of them
+// were (tool selection), how they were ranked.
+type ModelCallRecord struct {
+	Step    int      `json:"step"`
+	Offered []string `json:"offered"`
+	// Ranker is "lexical" or "embedding+lexical" when only some tools
+	// were offered, empty (left out) when all were.
+	Ranker string `json:"ranker,omitempty"`
+	// EstimatedTokens is mcphost's estimate of the request's prompt,
+	// ContextWindow the window it asked for (0: the engine's default).
+	EstimatedTokens int `json:"estimated_tokens"`
+	ContextWindow   int `json:"context_window"`
+}
+
 // UsageRecord is token accounting in the machine-readable output.
 type UsageRecord struct {
 	PromptTokens     int `json:"prompt_tokens"`
@@ -53,9 +68,12 @@ type Final struct {
 	// LeftOut are the servers whose tools the model went without: those
 	// that failed to start, and those still starting after the wait
 	// (--server-wait).
-	LeftOut  []LeftOutRecord `json:"servers_left_out"`
-	Error    string          `json:"error,omitempty"`
-	ExitCode int             `json:"exit_code"`
+	LeftOut []LeftOutRecord `json:"servers_left_out"`
+	// ModelCalls are the run's model requests, each with the tools it
+	// offered.
+	ModelCalls []ModelCallRecord `json:"model_calls"`
+	Error      string            `json:"error,omitempty"`
+	ExitCode   int               `json:"exit_code"`
 	// Mcphost is the build that ran (version, commit, date).
 	Mcphost any `json:"mcphost,omitempty"`
 }
@@ -119,7 +137,8 @@ func NewJSON(opts JSONOptions) *JSON {
 	enc := json.NewEncoder(opts.Out)
 	enc.SetEscapeHTML(false)
 	return &JSON{opts: opts, enc: enc, final: Final{
-		Type: "final", Model: opts.Model, ToolCalls: []ToolCallRecord{}, Warnings: []string{}, LeftOut: []LeftOutRecord{}, Mcphost: opts.Version,
+		Type: "final", Model: opts.Model, ToolCalls: []ToolCallRecord{}, Warnings: []string{}, LeftOut: []LeftOutRecord{}, ModelCalls: []ModelCallRecord{},
+		Mcphost: opts.Version,
 	}}
 }
 
@@ -166,6 +185,16 @@ func (j *JSON) Handle(ev host.Event) {
 		j.emit(textLine{"text", ev.Text})
 	case host.ThinkingDelta:
 		j.emit(textLine{"thinking", ev.Text})
+	case host.ModelCallStarted:
+		rec := ModelCallRecord{Step: ev.Step, Offered: ev.Offered, Ranker: ev.Ranker, EstimatedTokens: ev.EstimatedTokens, ContextWindow: ev.ContextWindow}
+		if rec.Offered == nil {
+			rec.Offered = []string{}
+		}
+		j.final.ModelCalls = append(j.final.ModelCalls, rec)
+		j.emit(struct {
+			Type string `json:"type"`
+			ModelCallRecord
+		}{"model_call", rec})
 	case host.ModelCallFinished:
 		j.final.Steps = ev.Step
 		j.emit(struct {

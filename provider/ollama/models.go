@@ -36,7 +36,7 @@ func (p *Provider) ListModels(ctx context.Context) ([]provider.ModelInfo, error)
 	sem := make(chan struct{}, showConcurrency)
 	var wg sync.WaitGroup
 	for i, m := range list.Models {
-		out[i] = provider.ModelInfo{Name: m.Name, Size: m.Size}
+		out[i] = provider.ModelInfo{Name: m.Name, Size: m.Size, Family: m.Details.Family}
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
