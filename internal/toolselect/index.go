@@ -74,6 +74,8 @@ type Index struct {
 	own     map[string][]int
 	plain   map[string]bool
 	texts   []string
+	// fuzzy holds the tools' words, for the misspellings of them.
+	fuzzy *fuzzySet
 }
 
 // NewIndex builds the index of docs.
@@ -86,6 +88,7 @@ func NewIndex(docs []Doc) *Index {
 		own:      make(map[string][]int, len(docs)),
 		plain:    map[string]bool{},
 		texts:    make([]string, len(docs)),
+		fuzzy:    newFuzzySet(),
 	}
 	// Words repeat across tools: each is analysed once.
 	memo := map[string]string{}
@@ -141,6 +144,14 @@ func NewIndex(docs []Doc) *Index {
 		ix.plain[own] = isPlainWord(d.Tool)
 		ix.texts[i] = embedText(d, desc, argNames)
 	}
+	// The tools' words, sorted so that an index is the same on every
+	// build.
+	for _, w := range slices.Sorted(maps.Keys(memo)) {
+		f := fold(w)
+		if _, inTables := v.fuzzy.index[f]; memo[w] != "" && !inTables {
+			ix.fuzzy.add(f, []weighted{{memo[w], 1}})
+		}
+	}
 	var avg [numFields]float64
 	for f := range numFields {
 		if len(docs) > 0 {
@@ -186,13 +197,48 @@ func (ix *Index) Rank(q *Query) []Hit {
 	}
 	if q != nil {
 		for t, w := range q.terms {
-			for _, p := range ix.postings[t] {
-				hits[p.doc].Score += w * float64(p.weight)
-			}
+			ix.score(hits, t, w)
+		}
+		for t, w := range ix.misspelt(q) {
+			ix.score(hits, t, w)
 		}
 	}
 	sortByScore(hits)
 	return hits
+}
+
+func (ix *Index) score(hits []Hit, t string, w float64) {
+	for _, p := range ix.postings[t] {
+		hits[p.doc].Score += w * float64(p.weight)
+	}
+}
+
+// misspelt returns the terms that q's words that match no tool are
+// misspellings of, weighted below the words themselves: those of the
+// tools' words and of the tables' words (fodler: folder, carpta: carpeta)
+// nearest to each.
+func (ix *Index) misspelt(q *Query) map[string]float64 {
+	var out map[string]float64
+	v := theVocabulary()
+	for _, lw := range q.loose {
+		if _, ok := ix.postings[lw.term]; ok {
+			continue
+		}
+		add := func(means []weighted) {
+			for _, m := range means {
+				if _, exact := q.terms[m.term]; exact {
+					continue
+				}
+				if out == nil {
+					out = map[string]float64{}
+				}
+				out[m.term] = min(out[m.term]+lw.weight*m.w*fuzzyWeight, maxTermWeight*fuzzyWeight)
+			}
+		}
+		ix.fuzzy.lookup(lw.word, add)
+		v.fuzzy.lookup(lw.word, add)
+	}
+	return out
 }
 
 // Named returns the tools that text names outright, in the order it names

@@ -1,0 +1,203 @@
+package toolselect
+
+// fuzzyWeight is what a word counts for when it is a misspelling of a
+// known word rather than the word itself.
+const fuzzyWeight = 0.6
+
+// fuzzySet finds the words of a set within a small edit distance of a
+// word (a typo: direcotry, fodler, raed), by the pairs of letters they
+// share: a word of a set of a thousand is compared letter by letter with
+// the few that share enough of its pairs.
+type fuzzySet struct {
+	words []string
+	means [][]weighted
+	// grams maps each pair of bytes (the word's start and end marked)
+	// to the words that hold it.
+	grams map[[2]byte][]int32
+	index map[string]int32
+}
+
+func newFuzzySet() *fuzzySet {
+	return &fuzzySet{grams: map[[2]byte][]int32{}, index: map[string]int32{}}
+}
+
+// minFuzzy is the length of the shortest word that may be a typo of
+// another: shorter ones are too often real words a letter apart (cat,
+// car; list, last).
+const minFuzzy = 4
+
+// maxFuzzy is the longest word compared.
+const maxFuzzy = 32
+
+// add puts a folded word into the set with what it means; a word added
+// twice keeps both meanings.
+func (s *fuzzySet) add(w string, means []weighted) {
+	if len(w) < minFuzzy || len(w) > maxFuzzy || len(means) == 0 {
+		return
+	}
+	if i, ok := s.index[w]; ok {
+		for _, m := range means {
+			s.means[i] = addMeaning(s.means[i], m.term, m.w)
+		}
+		return
+	}
+	i := int32(len(s.words))
+	s.index[w] = i
+	s.words = append(s.words, w)
+	s.means = append(s.means, means)
+	forGrams(w, func(g [2]byte) {
+		if l := s.grams[g]; len(l) == 0 || l[len(l)-1] != i {
+			s.grams[g] = append(l, i)
+		}
+	})
+}
+
+// forGrams calls fn with each pair of bytes of ^w$, once per pair.
+func forGrams(w string, fn func([2]byte)) {
+	var seen [maxFuzzy + 1][2]byte
+	n := 0
+	prev := byte('^')
+	for i := 0; i <= len(w); i++ {
+		c := byte('$')
+		if i < len(w) {
+			c = w[i]
+		}
+		g := [2]byte{prev, c}
+		dup := false
+		for _, o := range seen[:n] {
+			if o == g {
+				dup = true
+				break
+			}
+		}
+		if !dup && n < len(seen) {
+			seen[n] = g
+			n++
+			fn(g)
+		}
+		prev = c
+	}
+}
+
+// maxEdits is how many edits a word of n bytes may be from the word it
+// stands for: one for 4 to 7 letters, two for longer ones.
+func maxEdits(n int) int {
+	switch {
+	case n < minFuzzy:
+		return 0
+	case n < 8:
+		return 1
+	}
+	return 2
+}
+
+// lookup calls fn with the meaning of each word of the set nearest to w
+// (a folded word not in the set), when one is within maxEdits of it. A
+// four-letter word may only have two letters swapped or one left out
+// (fiel, flie: file; but not last: list).
+func (s *fuzzySet) lookup(w string, fn func([]weighted)) {
+	k := maxEdits(len(w))
+	if k == 0 || len(w) > maxFuzzy || len(s.words) == 0 {
+		return
+	}
+	shared := make([]uint8, len(s.words))
+	var touched []int32
+	grams := 0
+	forGrams(w, func(g [2]byte) {
+		grams++
+		for _, i := range s.grams[g] {
+			if shared[i] == 0 {
+				touched = append(touched, i)
+			}
+			shared[i]++
+		}
+	})
+	// An edit breaks at most three of a word's pairs (a swap: ab in xaby
+	// breaks xa, ab and by).
+	need := grams - 3*k
+	best, bestD := []int32(nil), k+1
+	for _, i := range touched {
+		c := s.words[i]
+		if int(shared[i]) < need || abs(len(c)-len(w)) > k {
+			continue
+		}
+		if len(w) == minFuzzy && !(len(c) == len(w) && isSwap(w, c) || len(c) == len(w)+1 && isDeletion(w, c)) {
+			continue
+		}
+		d := editDistance(w, c, k)
+		switch {
+		case d < bestD:
+			best, bestD = append(best[:0], i), d
+		case d == bestD:
+			best = append(best, i)
+		}
+	}
+	// A word as near to many words as to one says nothing.
+	if len(best) == 0 || len(best) > 3 {
+		return
+	}
+	for _, i := range best {
+		fn(s.means[i])
+	}
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// isSwap reports whether b is a with two neighbouring letters swapped.
+func isSwap(a, b string) bool {
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+}
+
+// isDeletion reports whether a is b with one letter left out.
+func isDeletion(a, b string) bool {
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return a[i:] == b[i+1:]
+}
+
+// editDistance is the optimal string alignment distance of a and b (each
+// insertion, deletion, substitution or swap of neighbours is one edit), or
+// k+1 when it is more than k.
+func editDistance(a, b string, k int) int {
+	if abs(len(a)-len(b)) > k {
+		return k + 1
+	}
+	// Three rows of the table: two back for a swap.
+	var buf [3][maxFuzzy + 1]int
+	prev2, prev, cur := &buf[0], &buf[1], &buf[2]
+	for j := 0; j <= len(b); j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d = min(d, prev2[j-2]+1)
+			}
+			cur[j] = d
+			rowMin = min(rowMin, d)
+		}
+		if rowMin > k {
+			return k + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], k+1)
+}
