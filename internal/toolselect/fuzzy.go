@@ -11,14 +11,16 @@ const fuzzyWeight = 0.6
 type fuzzySet struct {
 	words []string
 	means [][]weighted
-	// grams maps each pair of bytes (the word's start and end marked)
-	// to the words that hold it.
-	grams map[[2]byte][]int32
+	// grams maps a first letter and a pair of bytes (the word's start
+	// and end marked) to the words that start with the letter and hold
+	// the pair: a misspelling keeps its first letter (see lookup), so
+	// only the words that start with it are counted.
+	grams map[[3]byte][]int32
 	index map[string]int32
 }
 
 func newFuzzySet() *fuzzySet {
-	return &fuzzySet{grams: map[[2]byte][]int32{}, index: map[string]int32{}}
+	return &fuzzySet{grams: map[[3]byte][]int32{}, index: map[string]int32{}}
 }
 
 // minFuzzy is the length of the shortest word that may be a typo of
@@ -46,8 +48,9 @@ func (s *fuzzySet) add(w string, means []weighted) {
 	s.words = append(s.words, w)
 	s.means = append(s.means, means)
 	forGrams(w, func(g [2]byte) {
-		if l := s.grams[g]; len(l) == 0 || l[len(l)-1] != i {
-			s.grams[g] = append(l, i)
+		key := [3]byte{w[0], g[0], g[1]}
+		if l := s.grams[key]; len(l) == 0 || l[len(l)-1] != i {
+			s.grams[key] = append(l, i)
 		}
 	})
 }
@@ -92,24 +95,41 @@ func maxEdits(n int) int {
 }
 
 // lookup calls fn with the meaning of each word of the set nearest to w
-// (a folded word not in the set), when one is within maxEdits of it. A
-// four-letter word may only have two letters swapped or one left out
-// (fiel, flie: file; but not last: list).
-func (s *fuzzySet) lookup(w string, fn func([]weighted)) {
+// (a folded word not in the set), when one is within maxEdits of it and
+// starts with the same letter (or the first two swapped). A four-letter
+// word may only have two letters swapped (fiel, flie: file; but not last:
+// list, nor fine: finde).
+//
+// shared is a scratch slice of zeros, one per word of the set, which it
+// leaves zeroed; nil makes one.
+func (s *fuzzySet) lookup(w string, shared []uint8, fn func([]weighted)) {
 	k := maxEdits(len(w))
 	if k == 0 || len(w) > maxFuzzy || len(s.words) == 0 {
 		return
 	}
-	shared := make([]uint8, len(s.words))
-	var touched []int32
+	if len(shared) < len(s.words) {
+		shared = make([]uint8, len(s.words))
+	}
+	var buf [64]int32
+	touched := buf[:0]
+	defer func() {
+		for _, i := range touched {
+			shared[i] = 0
+		}
+	}()
 	grams := 0
 	forGrams(w, func(g [2]byte) {
 		grams++
-		for _, i := range s.grams[g] {
-			if shared[i] == 0 {
-				touched = append(touched, i)
+		for _, first := range [2]byte{w[0], w[1]} {
+			if first == w[1] && w[1] == w[0] {
+				break
 			}
-			shared[i]++
+			for _, i := range s.grams[[3]byte{first, g[0], g[1]}] {
+				if shared[i] == 0 {
+					touched = append(touched, i)
+				}
+				shared[i]++
+			}
 		}
 	})
 	// An edit breaks at most three of a word's pairs (a swap: ab in xaby
@@ -121,11 +141,18 @@ func (s *fuzzySet) lookup(w string, fn func([]weighted)) {
 		if int(shared[i]) < need || abs(len(c)-len(w)) > k {
 			continue
 		}
-		if len(w) == minFuzzy && !(len(c) == len(w) && isSwap(w, c) || len(c) == len(w)+1 && isDeletion(w, c)) {
+		// People rarely miss a word's first letter but for swapping it
+		// with the second; without this rule long words two edits apart
+		// (translate, truncate) would match.
+		if c[0] != w[0] && !(c[0] == w[1] && c[1] == w[0]) {
+			continue
+		}
+		if len(w) == minFuzzy && !(len(c) == len(w) && isSwap(w, c)) {
 			continue
 		}
 		d := editDistance(w, c, k)
 		switch {
+		case d > k:
 		case d < bestD:
 			best, bestD = append(best[:0], i), d
 		case d == bestD:
@@ -155,15 +182,6 @@ func isSwap(a, b string) bool {
 		i++
 	}
 	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
-}
-
-// isDeletion reports whether a is b with one letter left out.
-func isDeletion(a, b string) bool {
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	return a[i:] == b[i+1:]
 }
 
 // editDistance is the optimal string alignment distance of a and b (each

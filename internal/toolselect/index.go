@@ -220,6 +220,7 @@ func (ix *Index) score(hits []Hit, t string, w float64) {
 func (ix *Index) misspelt(q *Query) map[string]float64 {
 	var out map[string]float64
 	v := theVocabulary()
+	var ixShared, vShared []uint8
 	for _, lw := range q.loose {
 		if _, ok := ix.postings[lw.term]; ok {
 			continue
@@ -235,8 +236,11 @@ func (ix *Index) misspelt(q *Query) map[string]float64 {
 				out[m.term] = min(out[m.term]+lw.weight*m.w*fuzzyWeight, maxTermWeight*fuzzyWeight)
 			}
 		}
-		ix.fuzzy.lookup(lw.word, add)
-		v.fuzzy.lookup(lw.word, add)
+		if ixShared == nil {
+			ixShared, vShared = make([]uint8, len(ix.fuzzy.words)), make([]uint8, len(v.fuzzy.words))
+		}
+		ix.fuzzy.lookup(lw.word, ixShared, add)
+		v.fuzzy.lookup(lw.word, vShared, add)
 	}
 	return out
 }
