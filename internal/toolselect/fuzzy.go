@@ -15,12 +15,12 @@ type fuzzySet struct {
 	// and end marked) to the words that start with the letter and hold
 	// the pair: a misspelling keeps its first letter (see lookup), so
 	// only the words that start with it are counted.
-	grams map[[3]byte][]int32
+	grams map[uint32][]int32
 	index map[string]int32
 }
 
 func newFuzzySet() *fuzzySet {
-	return &fuzzySet{grams: map[[3]byte][]int32{}, index: map[string]int32{}}
+	return &fuzzySet{grams: map[uint32][]int32{}, index: map[string]int32{}}
 }
 
 // minFuzzy is the length of the shortest word that may be a typo of
@@ -48,11 +48,16 @@ func (s *fuzzySet) add(w string, means []weighted) {
 	s.words = append(s.words, w)
 	s.means = append(s.means, means)
 	forGrams(w, func(g [2]byte) {
-		key := [3]byte{w[0], g[0], g[1]}
+		key := gramKey(w[0], g)
 		if l := s.grams[key]; len(l) == 0 || l[len(l)-1] != i {
 			s.grams[key] = append(l, i)
 		}
 	})
+}
+
+// gramKey is the key of grams for a first letter and a pair.
+func gramKey(first byte, g [2]byte) uint32 {
+	return uint32(first)<<16 | uint32(g[0])<<8 | uint32(g[1])
 }
 
 // forGrams calls fn with each pair of bytes of ^w$, once per pair.
@@ -124,7 +129,7 @@ func (s *fuzzySet) lookup(w string, shared []uint8, fn func([]weighted)) {
 			if first == w[1] && w[1] == w[0] {
 				break
 			}
-			for _, i := range s.grams[[3]byte{first, g[0], g[1]}] {
+			for _, i := range s.grams[gramKey(first, g)] {
 				if shared[i] == 0 {
 					touched = append(touched, i)
 				}

@@ -92,11 +92,13 @@ func NewIndex(docs []Doc) *Index {
 	}
 	// Words repeat across tools: each is analysed once.
 	memo := map[string]string{}
+	var seen []string // memo's words in the order first seen
 	term := func(w string) string {
 		t, ok := memo[w]
 		if !ok {
 			t = v.term(w)
 			memo[w] = t
+			seen = append(seen, w)
 		}
 		return t
 	}
@@ -144,9 +146,9 @@ func NewIndex(docs []Doc) *Index {
 		ix.plain[own] = isPlainWord(d.Tool)
 		ix.texts[i] = embedText(d, desc, argNames)
 	}
-	// The tools' words, sorted so that an index is the same on every
-	// build.
-	for _, w := range slices.Sorted(maps.Keys(memo)) {
+	// The tools' words, in the order they come so that an index is the
+	// same on every build.
+	for _, w := range seen {
 		f := fold(w)
 		if _, inTables := v.fuzzy.index[f]; memo[w] != "" && !inTables {
 			ix.fuzzy.add(f, []weighted{{memo[w], 1}})
@@ -203,8 +205,28 @@ func (ix *Index) Rank(q *Query) []Hit {
 			ix.score(hits, t, w)
 		}
 	}
-	sortByScore(hits)
-	return hits
+	// The tools that scored first, best first, the others after them in
+	// the list's order: as a stable sort by score, but quicker, as most
+	// tools score nothing and a sort of plain numbers needs no calls. A
+	// key is the score's bits inverted (for a positive float32, its bits
+	// order as it does), then the tool's position, for ties.
+	keys := make([]uint64, 0, len(hits))
+	for _, h := range hits {
+		if h.Score > 0 {
+			keys = append(keys, uint64(^math.Float32bits(float32(h.Score)))<<32|uint64(h.Doc))
+		}
+	}
+	slices.Sort(keys)
+	out := make([]Hit, 0, len(hits))
+	for _, k := range keys {
+		out = append(out, hits[uint32(k)])
+	}
+	for _, h := range hits {
+		if h.Score <= 0 {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 func (ix *Index) score(hits []Hit, t string, w float64) {
