@@ -91,8 +91,11 @@ type recall struct {
 	// byKind counts the requests and hits of each kind.
 	byKind map[string][2]int
 	// tools and tokens add up what the first request of each turn
-	// offered; maxTokens is the largest.
+	// offered; maxTokens is the largest. jsonTokens are the offered
+	// tools' JSON, as an OpenAI-style request declares them, at 3 bytes
+	// per token, one per request.
 	tools, tokens, maxTokens int
+	jsonTokens               []int
 }
 
 func (r recall) rate() float64 { return float64(r.hits) / float64(r.requests) }
@@ -125,6 +128,7 @@ func measureRecall(t testing.TB, tools []provider.Tool, reqs []selectionRequest,
 		out.byKind[req.Kind] = k
 		out.tools += len(offered)
 		out.tokens += tokens
+		out.jsonTokens = append(out.jsonTokens, declaredJSON(offered)/3)
 		out.maxTokens = max(out.maxTokens, tokens)
 		if hit {
 			out.hits++
@@ -133,6 +137,25 @@ func measureRecall(t testing.TB, tools []provider.Tool, reqs []selectionRequest,
 		}
 	}
 	return out
+}
+
+// declaredJSON is the size of tools as a request declares them.
+func declaredJSON(tools []provider.Tool) int {
+	type function struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters,omitempty"`
+	}
+	type declared struct {
+		Type     string   `json:"type"`
+		Function function `json:"function"`
+	}
+	var all []declared
+	for _, t := range tools {
+		all = append(all, declared{"function", function{t.Name, t.Description, t.Parameters}})
+	}
+	b, _ := json.Marshal(all)
+	return len(b)
 }
 
 // TestToolSelectionRecall is the goal of tool selection: with the 52 tools
@@ -162,6 +185,9 @@ func TestToolSelectionRecall(t *testing.T) {
 		t.Logf("%s: recall %d/%d = %.1f%%, %.1f of %d tools offered, %d tokens on average, %d at most (of %d for all tools)",
 			set.file, got.hits, got.requests, 100*got.rate(), float64(got.tools)/float64(got.requests), len(tools),
 			got.tokens/got.requests, got.maxTokens, all)
+		slices.Sort(got.jsonTokens)
+		t.Logf("  the offered tools' JSON at 3 bytes per token: %.1f%% of the window at the median, %.1f%% at most",
+			100*float64(got.jsonTokens[len(got.jsonTokens)/2])/8192, 100*float64(got.jsonTokens[len(got.jsonTokens)-1])/8192)
 		for _, kind := range slices.Sorted(maps.Keys(got.byKind)) {
 			k := got.byKind[kind]
 			t.Logf("  %s: %d/%d", kind, k[1], k[0])
