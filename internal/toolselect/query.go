@@ -48,7 +48,9 @@ func (q *Query) Empty() bool { return q == nil || len(q.terms) == 0 }
 // its words, a path or file name adds "file", a URL or domain "url" (and
 // its own words are left out: they name a place, not a task), and the
 // words that point at tools' words (remember: memory, git: command) add
-// those at half weight.
+// those at half weight. Words and phrases of words.txt (other languages,
+// everyday wording: "keep in mind", "zeig mir") count as what they mean,
+// and the words no table knows are kept for Rank to read as misspellings.
 func (q *Query) Add(text string, weight float64) {
 	if len(text) > MaxQuery {
 		text = text[:MaxQuery]
