@@ -52,3 +52,11 @@ func BenchmarkRank(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVocabulary times reading the tables (synonyms, related words,
+// words.txt), which a process does once, at its first ranking.
+func BenchmarkVocabulary(b *testing.B) {
+	for b.Loop() {
+		newVocabulary()
+	}
+}

@@ -140,7 +140,10 @@ type vocabulary struct {
 }
 
 // theVocabulary is built once: the tables never change.
-var theVocabulary = sync.OnceValue(func() *vocabulary {
+var theVocabulary = sync.OnceValue(newVocabulary)
+
+// newVocabulary reads the tables.
+func newVocabulary() *vocabulary {
 	v := &vocabulary{same: map[string]string{}, related: map[string][]string{},
 		words: map[string][]weighted{}, phrases: map[string][]phrase{}, parts: map[string]bool{},
 		known: map[string]bool{}, fuzzy: newFuzzySet()}
@@ -161,7 +164,12 @@ var theVocabulary = sync.OnceValue(func() *vocabulary {
 	v.readTable(wordsTable)
 	// The English tables' words are known, and a misspelling of one means
 	// what it means.
+	done := map[string]bool{}
 	english := func(w string) {
+		if done[w] {
+			return
+		}
+		done[w] = true
 		t := v.term(w)
 		if t == "" {
 			return
@@ -192,7 +200,7 @@ var theVocabulary = sync.OnceValue(func() *vocabulary {
 		v.fuzzy.add(w, v.words[w])
 	}
 	return v
-})
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
