@@ -1,5 +1,7 @@
 package toolselect
 
+import "slices"
+
 // fuzzyWeight is what a word counts for when it is a misspelling of a
 // known word rather than the word itself.
 const fuzzyWeight = 0.6
@@ -11,16 +13,47 @@ const fuzzyWeight = 0.6
 type fuzzySet struct {
 	words []string
 	means [][]weighted
-	// grams maps a first letter and a pair of bytes (the word's start
-	// and end marked) to the words that start with the letter and hold
-	// the pair: a misspelling keeps its first letter (see lookup), so
-	// only the words that start with it are counted.
-	grams map[uint32][]int32
 	index map[string]int32
+	// pairs holds, while words are added, each word's first letter and
+	// pairs of bytes (its start and end marked) with the word:
+	// key<<32 | word. freeze sorts them into keys, the distinct keys, and
+	// for the i-th key, ids[starts[i]:starts[i+1]], the words that start
+	// with that letter and hold that pair: a misspelling keeps its first
+	// letter (see lookup), so only the words that start with it are
+	// counted. Sorted arrays cost less to build than a map of lists.
+	pairs  []uint64
+	keys   []uint32
+	starts []int32
+	ids    []int32
 }
 
 func newFuzzySet() *fuzzySet {
-	return &fuzzySet{grams: map[uint32][]int32{}, index: map[string]int32{}}
+	return &fuzzySet{index: map[string]int32{}}
+}
+
+// freeze makes the set ready for lookups, once every word is added.
+func (s *fuzzySet) freeze() {
+	slices.Sort(s.pairs)
+	s.keys, s.starts, s.ids = s.keys[:0], s.starts[:0], make([]int32, 0, len(s.pairs))
+	for j, p := range s.pairs {
+		key, id := uint32(p>>32), int32(uint32(p))
+		if j == 0 || key != s.keys[len(s.keys)-1] {
+			s.keys = append(s.keys, key)
+			s.starts = append(s.starts, int32(len(s.ids)))
+		}
+		s.ids = append(s.ids, id)
+	}
+	s.starts = append(s.starts, int32(len(s.ids)))
+	s.pairs = nil
+}
+
+// holding returns the words that start with first and hold g.
+func (s *fuzzySet) holding(first byte, g [2]byte) []int32 {
+	i, ok := slices.BinarySearch(s.keys, gramKey(first, g))
+	if !ok {
+		return nil
+	}
+	return s.ids[s.starts[i]:s.starts[i+1]]
 }
 
 // minFuzzy is the length of the shortest word that may be a typo of
@@ -48,14 +81,11 @@ func (s *fuzzySet) add(w string, means []weighted) {
 	s.words = append(s.words, w)
 	s.means = append(s.means, means)
 	forGrams(w, func(g [2]byte) {
-		key := gramKey(w[0], g)
-		if l := s.grams[key]; len(l) == 0 || l[len(l)-1] != i {
-			s.grams[key] = append(l, i)
-		}
+		s.pairs = append(s.pairs, uint64(gramKey(w[0], g))<<32|uint64(i))
 	})
 }
 
-// gramKey is the key of grams for a first letter and a pair.
+// gramKey is the key of a first letter and a pair of bytes.
 func gramKey(first byte, g [2]byte) uint32 {
 	return uint32(first)<<16 | uint32(g[0])<<8 | uint32(g[1])
 }
@@ -129,7 +159,7 @@ func (s *fuzzySet) lookup(w string, shared []uint8, fn func([]weighted)) {
 			if first == w[1] && w[1] == w[0] {
 				break
 			}
-			for _, i := range s.grams[gramKey(first, g)] {
+			for _, i := range s.holding(first, g) {
 				if shared[i] == 0 {
 					touched = append(touched, i)
 				}

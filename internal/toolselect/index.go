@@ -154,6 +154,7 @@ func NewIndex(docs []Doc) *Index {
 			ix.fuzzy.add(f, []weighted{{memo[w], 1}})
 		}
 	}
+	ix.fuzzy.freeze()
 	var avg [numFields]float64
 	for f := range numFields {
 		if len(docs) > 0 {

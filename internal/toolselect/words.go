@@ -199,6 +199,7 @@ func newVocabulary() *vocabulary {
 		}
 		v.fuzzy.add(w, v.words[w])
 	}
+	v.fuzzy.freeze()
 	return v
 }
 
