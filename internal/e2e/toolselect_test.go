@@ -286,7 +286,8 @@ func TestToolSelectionByAnEmbeddingModel(t *testing.T) {
 	defer ollama.Close()
 	dir := manyServers(t)
 	// This embedding model knows that a kitten is what the tiny image tool
-	// returns; no word of the request matches a tool.
+	// returns; no word of the request matches a tool ("show me" would:
+	// it means list).
 	ollama.HandleEmbed(func(model string, input []string) ollamatest.EmbedReply {
 		if model != "nomic-embed-text" {
 			return ollamatest.EmbedReply{Status: 404, Error: fmt.Sprintf("model %q not found, try pulling it first", model)}
@@ -302,7 +303,7 @@ func TestToolSelectionByAnEmbeddingModel(t *testing.T) {
 		return r
 	})
 	ollama.Enqueue(ollamatest.Reply{Content: "ok"}, ollamatest.Reply{Content: "ok"})
-	prompt := []string{"-p", "Show me a kitten", "--tool-share", "0.1", "--output", "stream-json"}
+	prompt := []string{"-p", "Give me a kitten", "--tool-share", "0.1", "--output", "stream-json"}
 
 	out := runBinary(t, invocation{args: append([]string{"-m", "tiny", "--embed-model", "nomic-embed-text"}, prompt...), dir: dir, host: ollama.URL})
 	if out.code != 0 {

@@ -32,16 +32,31 @@ func BenchmarkNewIndex(b *testing.B) {
 	}
 }
 
+// BenchmarkRank times reading a request and ranking the tools for it: an
+// English request, and one in Spanish with typos (its misspelt words
+// looked up among the tools' and the tables' words).
 func BenchmarkRank(b *testing.B) {
 	for _, copies := range []int{1, 7} {
 		docs := manyDocs(b, copies)
 		ix := NewIndex(docs)
-		b.Run(fmt.Sprintf("%d-tools", len(docs)), func(b *testing.B) {
-			for b.Loop() {
-				q := NewQuery("Read main.go, util.go and config.go and compare how they handle errors")
-				ix.Rank(q)
-				ix.Named("Read main.go, util.go and config.go and compare how they handle errors")
-			}
-		})
+		for _, c := range []struct{ name, request string }{
+			{"", "Read main.go, util.go and config.go and compare how they handle errors"},
+			{"-typos-es", "Muéstrame el contendio de la carpta assets y borra el fihcero viejo.txt, pofavor"},
+		} {
+			b.Run(fmt.Sprintf("%d-tools%s", len(docs), c.name), func(b *testing.B) {
+				for b.Loop() {
+					ix.Rank(NewQuery(c.request))
+					ix.Named(c.request)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkVocabulary times reading the tables (synonyms, related words,
+// words.txt), which a process does once, at its first ranking.
+func BenchmarkVocabulary(b *testing.B) {
+	for b.Loop() {
+		newVocabulary()
 	}
 }

@@ -13,6 +13,17 @@
 // or file name means a file, a URL or domain a web page, and the name of a
 // common shell program a command.
 //
+// People do not write as tools are described, so a request's words are
+// folded (case, accents) and read against words.txt, a table of the verbs
+// and nouns tools use in Spanish, German, French, Portuguese and Italian
+// (with their common inflections) and of everyday phrases ("keep in
+// mind", "what's in", "look up"), each meaning English words; German
+// compounds split at a known part (Dateiliste). A word that no table knows
+// and no tool uses may be a typo: it counts, below an exact match, as the
+// tools' or the tables' words one edit away (two for words of eight
+// letters or more; only a swap for four letters; never for shorter ones),
+// found through letter pairs indexed with the tools.
+//
 // An Index is built once per tool list and answers a ranking in
 // microseconds; Named finds the tools a request names outright. An
 // Embedder (Ollama's /api/embed) may rank by meaning as well; Fuse merges

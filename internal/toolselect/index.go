@@ -74,6 +74,8 @@ type Index struct {
 	own     map[string][]int
 	plain   map[string]bool
 	texts   []string
+	// fuzzy holds the tools' words, for the misspellings of them.
+	fuzzy *fuzzySet
 }
 
 // NewIndex builds the index of docs.
@@ -86,14 +88,17 @@ func NewIndex(docs []Doc) *Index {
 		own:      make(map[string][]int, len(docs)),
 		plain:    map[string]bool{},
 		texts:    make([]string, len(docs)),
+		fuzzy:    newFuzzySet(),
 	}
 	// Words repeat across tools: each is analysed once.
 	memo := map[string]string{}
+	var seen []string // memo's words in the order first seen
 	term := func(w string) string {
 		t, ok := memo[w]
 		if !ok {
 			t = v.term(w)
 			memo[w] = t
+			seen = append(seen, w)
 		}
 		return t
 	}
@@ -141,6 +146,15 @@ func NewIndex(docs []Doc) *Index {
 		ix.plain[own] = isPlainWord(d.Tool)
 		ix.texts[i] = embedText(d, desc, argNames)
 	}
+	// The tools' words, in the order they come so that an index is the
+	// same on every build.
+	for _, w := range seen {
+		f := fold(w)
+		if _, inTables := v.fuzzy.index[f]; memo[w] != "" && !inTables {
+			ix.fuzzy.add(f, []weighted{{memo[w], 1}})
+		}
+	}
+	ix.fuzzy.freeze()
 	var avg [numFields]float64
 	for f := range numFields {
 		if len(docs) > 0 {
@@ -186,13 +200,72 @@ func (ix *Index) Rank(q *Query) []Hit {
 	}
 	if q != nil {
 		for t, w := range q.terms {
-			for _, p := range ix.postings[t] {
-				hits[p.doc].Score += w * float64(p.weight)
-			}
+			ix.score(hits, t, w)
+		}
+		for t, w := range ix.misspelt(q) {
+			ix.score(hits, t, w)
 		}
 	}
-	sortByScore(hits)
-	return hits
+	// The tools that scored first, best first, the others after them in
+	// the list's order: as a stable sort by score, but quicker, as most
+	// tools score nothing and a sort of plain numbers needs no calls. A
+	// key is the score's bits inverted (for a positive float32, its bits
+	// order as it does), then the tool's position, for ties.
+	keys := make([]uint64, 0, len(hits))
+	for _, h := range hits {
+		if h.Score > 0 {
+			keys = append(keys, uint64(^math.Float32bits(float32(h.Score)))<<32|uint64(h.Doc))
+		}
+	}
+	slices.Sort(keys)
+	out := make([]Hit, 0, len(hits))
+	for _, k := range keys {
+		out = append(out, hits[uint32(k)])
+	}
+	for _, h := range hits {
+		if h.Score <= 0 {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func (ix *Index) score(hits []Hit, t string, w float64) {
+	for _, p := range ix.postings[t] {
+		hits[p.doc].Score += w * float64(p.weight)
+	}
+}
+
+// misspelt returns the terms that q's words that match no tool are
+// misspellings of, weighted below the words themselves: those of the
+// tools' words and of the tables' words (fodler: folder, carpta: carpeta)
+// nearest to each.
+func (ix *Index) misspelt(q *Query) map[string]float64 {
+	var out map[string]float64
+	v := theVocabulary()
+	var ixShared, vShared []uint8
+	for _, lw := range q.loose {
+		if _, ok := ix.postings[lw.term]; ok {
+			continue
+		}
+		add := func(means []weighted) {
+			for _, m := range means {
+				if _, exact := q.terms[m.term]; exact {
+					continue
+				}
+				if out == nil {
+					out = map[string]float64{}
+				}
+				out[m.term] = min(out[m.term]+lw.weight*m.w*fuzzyWeight, maxTermWeight*fuzzyWeight)
+			}
+		}
+		if ixShared == nil {
+			ixShared, vShared = make([]uint8, len(ix.fuzzy.words)), make([]uint8, len(v.fuzzy.words))
+		}
+		ix.fuzzy.lookup(lw.word, ixShared, add)
+		v.fuzzy.lookup(lw.word, vShared, add)
+	}
+	return out
 }
 
 // Named returns the tools that text names outright, in the order it names

@@ -14,6 +14,23 @@ const maxTermWeight = 2
 // Query is what a request asks for: the words it uses, weighted.
 type Query struct {
 	terms map[string]float64
+	// loose are its words that no table knows, which may be misspellings:
+	// Rank reads one that is no tool's word as the tools' words, and the
+	// tables' words, nearest to it.
+	loose []looseWord
+}
+
+// looseWord is a word of a request, folded, its term and its weight.
+type looseWord struct {
+	word, term string
+	weight     float64
+}
+
+// token is a folded word of a request and its weight; a zero weight
+// separates phrases (where a URL was).
+type token struct {
+	word   string
+	weight float64
 }
 
 // NewQuery returns the query of text at weight 1.
@@ -31,17 +48,15 @@ func (q *Query) Empty() bool { return q == nil || len(q.terms) == 0 }
 // its words, a path or file name adds "file", a URL or domain "url" (and
 // its own words are left out: they name a place, not a task), and the
 // words that point at tools' words (remember: memory, git: command) add
-// those at half weight.
+// those at half weight. Words and phrases of words.txt (other languages,
+// everyday wording: "keep in mind", "zeig mir") count as what they mean,
+// and the words no table knows are kept for Rank to read as misspellings.
 func (q *Query) Add(text string, weight float64) {
 	if len(text) > MaxQuery {
 		text = text[:MaxQuery]
 	}
 	v := theVocabulary()
-	add := func(t string, w float64) {
-		if t != "" {
-			q.terms[t] = min(q.terms[t]+w, maxTermWeight)
-		}
-	}
+	var tokens []token
 	for _, field := range strings.Fields(text) {
 		field = strings.Trim(field, "\"'`()[]{}<>,;:!?*")
 		field = strings.TrimRight(field, ".")
@@ -49,22 +64,74 @@ func (q *Query) Add(text string, weight float64) {
 		case field == "":
 			continue
 		case isURL(field):
-			add("url", weight)
+			q.add("url", weight)
+			tokens = append(tokens, token{})
 			continue
 		case isPath(field):
-			add("file", weight/2)
-			add("path", weight/2)
+			q.add("file", weight/2)
+			q.add("path", weight/2)
 			if strings.HasSuffix(field, "/") {
-				add(v.term("directory"), weight/2)
+				q.add(v.term("directory"), weight/2)
 			}
 		}
-		splitWords(field, func(w string) {
-			t := v.term(w)
-			add(t, weight)
-			for _, r := range v.related[t] {
-				add(r, weight/2)
-			}
-		})
+		splitWords(field, func(w string) { tokens = append(tokens, token{fold(w), weight}) })
+	}
+	words := make([]string, len(tokens))
+	for i, t := range tokens {
+		words[i] = t.word
+	}
+	for i := 0; i < len(tokens); i++ {
+		tk := tokens[i]
+		if tk.weight == 0 {
+			continue
+		}
+		if n, means := v.matchPhrase(words[i:]); n > 0 {
+			q.addMeaning(means, tk.weight)
+			i += n - 1
+			continue
+		}
+		q.addWord(v, tk.word, tk.weight)
+	}
+}
+
+// addWord adds one folded word: what the table says it means, or its term
+// and the words related to it; a German compound as its parts too; and a
+// word that no table knows as a possible misspelling.
+func (q *Query) addWord(v *vocabulary, w string, weight float64) {
+	if means, ok := v.words[w]; ok {
+		q.addMeaning(means, weight)
+		return
+	}
+	t := v.term(w)
+	if t == "" {
+		return
+	}
+	q.add(t, weight)
+	for _, r := range v.related[t] {
+		q.add(r, weight/2)
+	}
+	if v.known[t] {
+		return
+	}
+	if head, tail, ok := v.compound(w); ok {
+		q.addWord(v, head, weight)
+		q.addWord(v, tail, weight)
+		return
+	}
+	if len(w) >= minFuzzy {
+		q.loose = append(q.loose, looseWord{w, t, weight})
+	}
+}
+
+func (q *Query) add(t string, w float64) {
+	if t != "" {
+		q.terms[t] = min(q.terms[t]+w, maxTermWeight)
+	}
+}
+
+func (q *Query) addMeaning(means []weighted, w float64) {
+	for _, m := range means {
+		q.add(m.term, w*m.w)
 	}
 }
 

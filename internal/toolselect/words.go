@@ -1,7 +1,8 @@
 package toolselect
 
 import (
-	"strings"
+	"maps"
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -120,15 +121,32 @@ func relatedWords() map[string][]string {
 	}
 }
 
-// vocabulary is the stemmed form of the synonym and related-word tables.
+// vocabulary is the stemmed form of the synonym and related-word tables,
+// and the table of words.txt.
 type vocabulary struct {
 	same    map[string]string   // a word's stem → its group's stem
 	related map[string][]string // a word's stem → the stems it points at
+	// words maps a folded word of words.txt to what it means (nothing,
+	// for a word that says nothing); phrases its phrases by their first
+	// word; parts are the words compounds are made of.
+	words   map[string][]weighted
+	phrases map[string][]phrase
+	parts   map[string]bool
+	// known holds the terms of the tables: a request's word that is one
+	// is read as itself, never as a misspelling of another.
+	known map[string]bool
+	// fuzzy holds the words of the tables, for misspellings of them.
+	fuzzy *fuzzySet
 }
 
 // theVocabulary is built once: the tables never change.
-var theVocabulary = sync.OnceValue(func() *vocabulary {
-	v := &vocabulary{same: map[string]string{}, related: map[string][]string{}}
+var theVocabulary = sync.OnceValue(newVocabulary)
+
+// newVocabulary reads the tables.
+func newVocabulary() *vocabulary {
+	v := &vocabulary{same: map[string]string{}, related: map[string][]string{},
+		words: map[string][]weighted{}, phrases: map[string][]phrase{}, parts: map[string]bool{},
+		known: map[string]bool{}, fuzzy: newFuzzySet()}
 	for _, group := range synonymGroups() {
 		head := stem(group[0])
 		for _, w := range group {
@@ -143,8 +161,47 @@ var theVocabulary = sync.OnceValue(func() *vocabulary {
 			}
 		}
 	}
+	v.readTable(wordsTable)
+	// The English tables' words are known, and a misspelling of one means
+	// what it means.
+	done := map[string]bool{}
+	english := func(w string) {
+		if done[w] {
+			return
+		}
+		done[w] = true
+		t := v.term(w)
+		if t == "" {
+			return
+		}
+		v.known[t] = true
+		means := []weighted{{t, 1}}
+		for _, r := range v.related[t] {
+			means = addMeaning(means, r, 0.5)
+		}
+		v.fuzzy.add(fold(w), means)
+	}
+	for _, group := range synonymGroups() {
+		for _, w := range group {
+			english(w)
+		}
+	}
+	related := relatedWords()
+	for _, w := range slices.Sorted(maps.Keys(related)) {
+		english(w)
+		for _, t := range related[w] {
+			english(t)
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(v.words)) {
+		for _, m := range v.words[w] {
+			v.known[m.term] = true
+		}
+		v.fuzzy.add(w, v.words[w])
+	}
+	v.fuzzy.freeze()
 	return v
-})
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
@@ -161,10 +218,7 @@ func stem(w string) string { return english.Stem(w, true) }
 // term is what a word counts as: its stem folded with its synonyms, or ""
 // for a word that says nothing (a stop word, a number, one letter).
 func (v *vocabulary) term(word string) string {
-	w := word
-	if !isLower(w) {
-		w = strings.ToLower(w)
-	}
+	w := fold(word)
 	if len(w) < 2 || allDigits(w) || english.IsStopWord(w) || extraStopWords(w) {
 		return ""
 	}
