@@ -64,6 +64,8 @@ const (
 	flagsTrust
 	// flagsIgnored: help, which prints the help whatever else is given.
 	flagsIgnored
+	// flagsEval: --min-pass and --parallel.
+	flagsEval
 )
 
 // oneServerHelp is the line that "mcphost help COMMAND" adds for a
@@ -103,6 +105,9 @@ func commands() []command {
 		}},
 		{name: "models", parse: parseModels, usage: []usageLine{
 			{"mcphost models", "the models every engine serves: size, tools, context"},
+		}},
+		{name: "eval", takes: flagsEval, parse: parseEval, usage: []usageLine{
+			{"mcphost eval TASKS.yaml -m MODEL [-m MODEL ...]", "run a task file's tasks on each model with the servers;\nreport what passed (--min-pass, --parallel)"},
 		}},
 		{name: "auth", takes: flagsServer, parse: parseAuthCommand, usage: []usageLine{
 			{"mcphost auth login NAME", "sign in to a remote server that asks for it (OAuth): opens\nthe browser and keeps the token (--url URL: that server)"},
@@ -183,6 +188,9 @@ func (inv *invocation) flagMisuse() string {
 	}
 	if (len(inv.scriptVars) > 0 && takes&flagsScript == 0) || (inv.adhoc && takes&flagsServer == 0) {
 		return "--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers, tools, prompts, resources and auth (see mcphost --help)"
+	}
+	if evalFlagsGiven(inv.fs) && takes&flagsEval == 0 {
+		return "--min-pass and --parallel go with mcphost eval (see mcphost --help)"
 	}
 	if trust.FlagsGiven(inv.fs) && takes&flagsTrust == 0 {
 		return "--yes, --list and --revoke go with mcphost trust (see mcphost --help)"
