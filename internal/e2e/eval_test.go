@@ -89,7 +89,6 @@ func TestEvalReportsEachModelOnTheTasks(t *testing.T) {
 	args := []string{"eval", tasks, "-m", "ollama:right", "-m", "ollama:text", "-m", "ollama:wrong", "-m", "ollama:silent", "--parallel", "2"}
 
 	out := runBinary(t, invocation{args: args, dir: dir, host: ollama.URL})
-	t.Log(out.stdout)
 	if out.code != 1 {
 		t.Fatalf("exit %d, want 1 (some models fail); stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
