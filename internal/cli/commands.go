@@ -107,7 +107,7 @@ func commands() []command {
 			{"mcphost models", "the models every engine serves: size, tools, context"},
 		}},
 		{name: "eval", takes: flagsEval, parse: parseEval, usage: []usageLine{
-			{"mcphost eval TASKS.yaml -m MODEL [-m MODEL ...]", "run a task file's tasks on each model with the servers;\nreport what passed (--min-pass, --parallel)"},
+			{"mcphost eval TASKS.yaml -m MODEL [-m MODEL ...]", "run each task of a task file on each model with the\nservers; report passed/runs, calls, steps, tokens, time;\nexit 1 when a model fails a task (--min-pass 0.8 of runs,\n--parallel N runs at once, --output json)"},
 		}},
 		{name: "auth", takes: flagsServer, parse: parseAuthCommand, usage: []usageLine{
 			{"mcphost auth login NAME", "sign in to a remote server that asks for it (OAuth): opens\nthe browser and keeps the token (--url URL: that server)"},

@@ -42,7 +42,7 @@ const maxTaskFileBytes = 4 << 20
 // registerEvalFlags adds eval's flags, and makes -m repeatable: each
 // value is kept, the last one being the model of every other command.
 func registerEvalFlags(fs *pflag.FlagSet) {
-	fs.Float64(flagMinPass, 1, "mcphost eval: pass when each model passes at least this share (0 to 1) of each task's runs")
+	fs.Float64(flagMinPass, 1, "mcphost eval: pass when each model passes at least `SHARE` (0 to 1) of each task's runs")
 	fs.Int(flagParallel, 1, "mcphost eval: run up to `N` tasks of one model at once")
 	if f := fs.Lookup("model"); f != nil {
 		f.Value = &modelList{Value: f.Value}

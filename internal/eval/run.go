@@ -93,7 +93,7 @@ func Judge(task Task, run *Run) {
 	if len(missing) > 0 {
 		run.Failure = "did not call " + strings.Join(missing, ", ")
 		if names := callNames(run.Calls); names != "" {
-			run.Failure += " (called " + names + ")"
+			run.Failure += " (" + names + ")"
 		}
 		return
 	}
@@ -116,15 +116,27 @@ func Judge(task Task, run *Run) {
 	run.Passed = true
 }
 
-// callNames lists the tools a run called, each once, in order.
+// callNames says what a run called, each tool once, in order: the calls
+// that ran, then those rejected.
 func callNames(calls []Call) string {
-	var names []string
+	var ran, rejected []string
 	for _, c := range calls {
-		if !slices.Contains(names, c.Name) {
-			names = append(names, c.Name)
+		list := &ran
+		if c.Rejected {
+			list = &rejected
+		}
+		if !slices.Contains(*list, c.Name) {
+			*list = append(*list, c.Name)
 		}
 	}
-	return strings.Join(names, ", ")
+	out := ""
+	if len(ran) > 0 {
+		out = "called " + strings.Join(ran, ", ")
+	}
+	if len(rejected) > 0 {
+		out = join(out, "rejected "+strings.Join(rejected, ", "))
+	}
+	return out
 }
 
 // subset reports whether every argument of want is in got with an equal
