@@ -32,12 +32,24 @@ func CheckTools(path string, tasks []Task, tools []string, down []string) error 
 			} else if len(down) > 0 {
 				msg += fmt.Sprintf(" (%s could not start: see mcphost servers)", strings.Join(down, ", "))
 			} else {
-				msg += ": mcphost tools list shows the tools"
+				msg += ": " + toolList(tools)
 			}
 			return &config.Error{File: path, Message: msg}
 		}
 	}
 	return nil
+}
+
+// toolList names the tools there are, a few of them, for an error.
+func toolList(tools []string) string {
+	const shown = 6
+	switch {
+	case len(tools) == 0:
+		return "no server offers any tool"
+	case len(tools) <= shown:
+		return "the tools are " + strings.Join(tools, ", ")
+	}
+	return fmt.Sprintf("the tools are %s and %d more", strings.Join(tools[:shown], ", "), len(tools)-shown)
 }
 
 // Call is one tool call of a run, as the report counts it.
