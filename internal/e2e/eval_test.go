@@ -61,7 +61,8 @@ type evalJSONReport struct {
 }
 
 // scriptedModels answers as four kinds of model would, by the model's
-// name: "right" calls echo natively, "text" writes the call as text,
+// name: "right" calls echo natively, "oracle" the tool that
+// examples/eval/everything.yaml's task asks for, "text" writes the call as text,
 // "wrong" calls another tool, "silent" never calls.
 func scriptedModels(req api.ChatRequest) ollamatest.Reply {
 	last := lastMessage(req)
@@ -73,6 +74,10 @@ func scriptedModels(req api.ChatRequest) ollamatest.Reply {
 		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__echo", map[string]any{"message": "kiwi"})}}
 	case strings.HasPrefix(req.Model, "text"):
 		return ollamatest.Reply{Content: `{"name": "everything__echo", "arguments": {"message": "kiwi"}}`}
+	case strings.HasPrefix(req.Model, "oracle") && strings.Contains(last.Content, "2 plus 40"):
+		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__get-sum", map[string]any{"a": 2, "b": 40})}}
+	case strings.HasPrefix(req.Model, "oracle"):
+		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__echo", map[string]any{"message": "kiwi"})}}
 	case strings.HasPrefix(req.Model, "wrong"):
 		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__get-sum", map[string]any{"a": 1, "b": 2})}}
 	}
@@ -297,5 +302,46 @@ func TestEvalUsageErrors(t *testing.T) {
 	}
 	if ollama.RequestCount() != 0 {
 		t.Error("a model was called although a model was missing")
+	}
+}
+
+// TestEvalExampleTaskFiles runs examples/eval's task files as they are
+// written (npx replaced by a stand-in that starts the installed reference
+// servers, as npx would): they parse, their servers start, every tool
+// they expect exists, and each task runs.
+func TestEvalExampleTaskFiles(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Handle(scriptedModels) // "silent": runs every task, passes none
+	bin := t.TempDir()
+	npmBin := filepath.Dir(mcptest.NPMBin(t, "mcp-server-everything"))
+	npx := "#!/bin/sh\n[ \"$1\" = -y ] && shift\npkg=${1##*/}; shift\nexec " + npmBin + "/mcp-$pkg \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "npx"), []byte(npx), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join("examples", "eval", "*.yaml"))
+	if len(files) < 2 {
+		t.Fatalf("examples/eval has %d task files", len(files))
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			abs, _ := filepath.Abs(file)
+			out := runBinary(t, invocation{args: []string{"eval", abs, "-m", "ollama:silent", "--output", "json", "--parallel", "4"}, host: ollama.URL,
+				env: []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}})
+			var rep evalJSONReport
+			if err := json.Unmarshal([]byte(out.stdout), &rep); err != nil || out.code != 1 || len(rep.Models) != 1 || rep.Models[0].Runs < 2 {
+				t.Fatalf("exit %d (%v), stdout %q, stderr %q", out.code, err, out.stdout, out.stderr)
+			}
+			if filepath.Base(file) != "everything.yaml" {
+				return
+			}
+			// Its tasks can be passed.
+			out = runBinary(t, invocation{args: []string{"eval", abs, "-m", "ollama:oracle", "--parallel", "3"}, host: ollama.URL,
+				env: []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}})
+			if out.code != 0 || !strings.Contains(out.stdout, "ollama:oracle: passes every task") {
+				t.Errorf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+			}
+		})
 	}
 }
