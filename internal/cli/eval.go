@@ -237,7 +237,11 @@ func runEval(con *console, settings *config.Settings, logger *slog.Logger, file 
 	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
 	stderr := con.err
-	warn := warner(stderr)
+	progress := newEvalProgress(stderr)
+	shown := warner(stderr)
+	// A warning takes the progress line's place; the next run draws it
+	// again under the warning.
+	warn := func(msg string) { progress.clear(); shown(msg) }
 	opts := options(settings, logger, warn)
 	opts.Asker = runAsker(stderr.f, warn)
 	// Every server starts before the first run: its tools must be known
@@ -272,7 +276,6 @@ func runEval(con *console, settings *config.Settings, logger *slog.Logger, file 
 		}
 		tasks = append(tasks, et)
 	}
-	progress := newEvalProgress(stderr)
 	rep, err := h.Eval(ctx, tasks, host.EvalOptions{Models: models, Parallel: parallel, OnRun: progress.update})
 	progress.clear()
 	if err != nil {
@@ -361,7 +364,7 @@ func writeEvalTable(w io.Writer, rep host.EvalReport) error {
 	fmt.Fprintln(tw, "MODEL\tPASSED\tNATIVE\tRECOVERED\tREPAIRED\tREJECTED\tSTEPS\tTOKENS\tTIME")
 	for _, m := range rep.Models {
 		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%d\t%d\t%.1f\t%d\t%s\n", termtext.Line(m.Model), m.Passed, m.Runs,
-			m.Native, m.Recovered, m.Repaired, m.Rejected, m.MeanSteps, m.Tokens, m.Duration.Round(100*time.Millisecond))
+			m.Native, m.Recovered, m.Repaired, m.Rejected, m.MeanSteps, m.Tokens, shortDuration(m.Duration))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -382,6 +385,18 @@ func writeEvalTable(w io.Writer, rep host.EvalReport) error {
 		fmt.Fprintf(w, "\nFailures:\n%s\n", strings.Join(failures, "\n"))
 	}
 	return nil
+}
+
+// shortDuration rounds d for the table: milliseconds under a second,
+// tenths of a second under a minute, seconds above.
+func shortDuration(d time.Duration) time.Duration {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond)
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Second)
 }
 
 // evalRecord is a model's report in --output json.

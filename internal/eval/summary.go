@@ -107,7 +107,7 @@ func verdict(s Summary, tasks []Task) string {
 		return "no runs"
 	case s.Passed == s.Runs:
 		head = "passes every task"
-		if how == "" && extra == "" {
+		if how == "" && extra == "" && calls > 0 {
 			return head + ", calling tools natively"
 		}
 	case s.Passed == 0:

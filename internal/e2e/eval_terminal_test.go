@@ -1,0 +1,55 @@
+//go:build linux
+
+package e2e
+
+import (
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/mcphost/mcphost/ollamatest"
+)
+
+// TestEvalInATerminal checks what a person at a terminal gets: the
+// question whether to trust a task file that sets approval rules (yes
+// records it, so the next run, piped, needs no asking), a progress line
+// on stderr while the runs go, and the report after it.
+func TestEvalInATerminal(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Handle(scriptedModels)
+	dir, home := t.TempDir(), t.TempDir()
+	tasks := writeConfig(t, dir, "tasks.yaml", "approval:\n  allow: [fs__read_file]\ntasks:\n  - name: polite\n    prompt: hi\n    expect: {answer: rather}\n    repeat: 2\n")
+	inv := invocation{args: []string{"eval", tasks, "-m", "ollama:silent"}, dir: dir, home: home, host: ollama.URL, untrusted: true}
+
+	st := newSilentTerminal(t)
+	cmd := inv.command(t)
+	st.start(t, cmd)
+	st.waitFor(t, "Trust tasks.yaml and run it? [y/N] ")
+	st.type_(t, "y\n")
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	out := st.output()
+	if err != nil {
+		t.Fatalf("exit %v: %q", err, out)
+	}
+	for _, want := range []string{"tasks.yaml runs the tools fs__read_file without asking.", "Trusted tasks.yaml.", "\r\x1b[Keval 1/2  ollama:silent  ✓ polite", "\r\x1b[Keval 2/2", "ollama:silent: passes every task"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the terminal lacks %q:\n%q", want, out)
+		}
+	}
+	if strings.Index(out, "eval 2/2") > strings.Index(out, "TASK ") {
+		t.Errorf("the progress line came after the report:\n%q", out)
+	}
+
+	// Trusted now: a piped run needs no question, and shows no progress.
+	piped := runBinary(t, inv)
+	if piped.code != 0 || strings.Contains(piped.stderr, "eval 1/") || !strings.Contains(piped.stdout, "polite  2/2") {
+		t.Errorf("piped after trusting: exit %d, stdout %q, stderr %q", piped.code, piped.stdout, piped.stderr)
+	}
+}
