@@ -6,6 +6,7 @@ package cli
 // task file, decides trust, and prints the report.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,7 @@ import (
 	"github.com/mcphost/mcphost/internal/eval"
 	"github.com/mcphost/mcphost/internal/termtext"
 	"github.com/mcphost/mcphost/internal/ui"
+	"github.com/mcphost/mcphost/provider"
 )
 
 // The flags only eval takes.
@@ -137,6 +139,11 @@ func (inv *invocation) runEval(path string) int {
 		}
 		if len(models) == 0 {
 			return inv.usageErr("eval needs a model: give each one to evaluate with -m MODEL")
+		}
+		for i, m := range models {
+			if slices.Contains(models[:i], m) {
+				return inv.usageErr("-m %s is given twice: give each model once (repeat: in the task file runs a task more times)", m)
+			}
 		}
 		s := *settings
 		s.Model = models[0]
@@ -268,6 +275,12 @@ func runEval(con *console, settings *config.Settings, logger *slog.Logger, file 
 	if err := eval.CheckTools(file.Path, file.Tasks, tools, down); err != nil {
 		return usageError(con, "%v", err)
 	}
+	if settings.Pull {
+		// --pull: New pulled the first model if missing; the others too.
+		if err := pullModels(ctx, h, models[1:], stderr); err != nil {
+			return reportExit(stderr, ctx, err)
+		}
+	}
 	var tasks []host.EvalTask
 	for _, t := range file.Tasks {
 		et := host.EvalTask{Name: t.Name, Prompt: t.Prompt, Tools: t.Tools, Args: t.Args, Repeat: t.Repeat}
@@ -293,6 +306,28 @@ func runEval(con *console, settings *config.Settings, logger *slog.Logger, file 
 		return exitError
 	}
 	return exitOK
+}
+
+// pullModels pulls the models the engine does not have yet, with the
+// pull's progress on a terminal.
+func pullModels(ctx context.Context, h *host.Host, models []string, stderr *pipeGuard) error {
+	for _, m := range models {
+		_, err := h.ShowModel(ctx, m)
+		if !errors.Is(err, host.ErrModelNotFound) || !h.CanPull(m) {
+			continue // found, or an error that Eval reports
+		}
+		var progress func(provider.PullProgress)
+		done := func() {}
+		if ui.IsTerminal(stderr.f) {
+			progress, done = ui.PullProgress(stderr, m)
+		}
+		err = h.Pull(ctx, m, progress)
+		done()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // evalProgress is the progress line on stderr, on a terminal only.

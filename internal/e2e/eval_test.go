@@ -293,6 +293,8 @@ func TestEvalUsageErrors(t *testing.T) {
 		{[]string{"eval", tasks, "-m", "ollama:right", "--min-pass", "2"}, 2, "--min-pass 2 must be a share from 0 to 1"},
 		{[]string{"-p", "hi", "-m", "ollama:right", "--parallel", "2"}, 2, "--min-pass and --parallel go with mcphost eval"},
 		{[]string{"eval", tasks, "-m", "ollama:right", "-m", "ollama:missing"}, 3, "missing"},
+		{[]string{"eval", tasks, "-m", "ollama:right", "-m", "ollama:right"}, 2, "-m ollama:right is given twice"},
+		{[]string{"eval", tasks, tasks, "-m", "ollama:right"}, 2, "after the task file: give each model with -m MODEL"},
 	}
 	for _, tc := range tests {
 		out := runBinary(t, invocation{args: tc.args, dir: dir, host: ollama.URL})
@@ -343,5 +345,24 @@ func TestEvalExampleTaskFiles(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 			}
 		})
+	}
+}
+
+// TestEvalPullsMissingModels checks that --pull pulls every model the
+// engine lacks, not only the first.
+func TestEvalPullsMissingModels(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer(ollamatest.Model{Name: "silent"})
+	defer ollama.Close()
+	ollama.Pullable(ollamatest.Model{Name: "silent-fresh"})
+	ollama.Handle(scriptedModels)
+	dir := t.TempDir()
+	tasks := writeConfig(t, dir, "tasks.yaml", "tasks:\n  - name: polite\n    prompt: hi\n    expect: {answer: rather}\n")
+	out := runBinary(t, invocation{args: []string{"eval", tasks, "-m", "ollama:silent", "-m", "ollama:silent-fresh", "--pull"}, dir: dir, host: ollama.URL})
+	if out.code != 0 || !strings.Contains(out.stdout, "ollama:silent-fresh: passes every task") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
+	}
+	if pulled := ollama.PullRequests(); len(pulled) != 1 || pulled[0] != "silent-fresh" {
+		t.Errorf("pulled %v", pulled)
 	}
 }
