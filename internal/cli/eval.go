@@ -244,7 +244,7 @@ func runEval(con *console, settings *config.Settings, logger *slog.Logger, file 
 	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
 	stderr := con.err
-	progress := newEvalProgress(stderr)
+	progress := newEvalProgress(stderr, settings.Quiet)
 	shown := warner(stderr)
 	// A warning takes the progress line's place; the next run draws it
 	// again under the warning.
@@ -330,7 +330,8 @@ func pullModels(ctx context.Context, h *host.Host, models []string, stderr *pipe
 	return nil
 }
 
-// evalProgress is the progress line on stderr, on a terminal only.
+// evalProgress is the progress line on stderr, on a terminal only (and
+// not with --quiet).
 type evalProgress struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -339,8 +340,8 @@ type evalProgress struct {
 	shown bool
 }
 
-func newEvalProgress(stderr *pipeGuard) *evalProgress {
-	tty := ui.IsTerminal(stderr.f)
+func newEvalProgress(stderr *pipeGuard, quiet bool) *evalProgress {
+	tty := ui.IsTerminal(stderr.f) && !quiet
 	p := &evalProgress{w: stderr, tty: tty}
 	if tty {
 		p.width = ui.Width(stderr.f)
