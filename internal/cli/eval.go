@@ -291,13 +291,13 @@ func runEval(con *console, settings *config.Settings, logger *slog.Logger, file 
 	}
 	rep, err := h.Eval(ctx, tasks, host.EvalOptions{Models: models, Parallel: parallel, OnRun: progress.update})
 	progress.clear()
-	if err != nil {
+	// Interrupted, the runs that ended are reported before the exit: a
+	// long eval stopped half-way still says what it found.
+	if err != nil && (ctx.Err() == nil || len(rep.Models) == 0) {
 		return reportExit(stderr, ctx, err)
 	}
-	if settings.Output == config.OutputJSON {
-		err = ui.WriteJSON(con.out, evalJSON(rep, minPass))
-	} else {
-		err = writeEvalTable(con.out, rep)
+	if werr := writeEvalReport(con.out, settings, rep, minPass); werr != nil && err == nil {
+		err = werr
 	}
 	if err != nil {
 		return reportExit(stderr, ctx, err)
@@ -306,6 +306,14 @@ func runEval(con *console, settings *config.Settings, logger *slog.Logger, file 
 		return exitError
 	}
 	return exitOK
+}
+
+// writeEvalReport prints the report as --output asks.
+func writeEvalReport(w io.Writer, settings *config.Settings, rep host.EvalReport, minPass float64) error {
+	if settings.Output == config.OutputJSON {
+		return ui.WriteJSON(w, evalJSON(rep, minPass))
+	}
+	return writeEvalTable(w, rep)
 }
 
 // pullModels pulls the models the engine does not have yet, with the

@@ -5,8 +5,12 @@ package e2e
 import (
 	"errors"
 	"os/exec"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/ollama/ollama/api"
 
 	"github.com/mcphost/mcphost/ollamatest"
 )
@@ -51,5 +55,41 @@ func TestEvalInATerminal(t *testing.T) {
 	piped := runBinary(t, inv)
 	if piped.code != 0 || strings.Contains(piped.stderr, "eval 1/") || !strings.Contains(piped.stdout, "polite  2/2") {
 		t.Errorf("piped after trusting: exit %d, stdout %q, stderr %q", piped.code, piped.stdout, piped.stderr)
+	}
+}
+
+// TestEvalInterruptedReportsWhatRan checks that Ctrl-C stops an eval at
+// once, with the report of the runs that ended and exit 130.
+func TestEvalInterruptedReportsWhatRan(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	never := make(chan struct{})
+	defer close(never)
+	ollama.Handle(func(req api.ChatRequest) ollamatest.Reply {
+		if req.Model == "stuck" {
+			return ollamatest.Reply{Hold: never}
+		}
+		return scriptedModels(req)
+	})
+	dir := t.TempDir()
+	tasks := writeConfig(t, dir, "tasks.yaml", echoTasks(t, 2))
+	cmd := invocation{args: []string{"eval", tasks, "-m", "ollama:right", "-m", "ollama:stuck", "-m", "ollama:text"}, dir: dir, host: ollama.URL}.command(t)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// right's two runs take two requests each; the fifth is stuck's.
+	waitFor(t, func() bool { return ollama.RequestCount() >= 5 })
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 || !strings.Contains(stderr.String(), "mcphost: interrupted") {
+		t.Fatalf("exit %v, stderr %q", err, stderr.String())
+	}
+	out := stdout.String()
+	if !regexp.MustCompile(`(?m)^echo-kiwi +2/2 +0/0$`).MatchString(out) || strings.Contains(out, "ollama:text") {
+		t.Errorf("the report of what ran:\n%s", out)
 	}
 }

@@ -104,7 +104,7 @@ func verdict(s Summary, tasks []Task) string {
 	var head string
 	switch {
 	case s.Runs == 0:
-		return "no runs"
+		return "no run ended: the evaluation was stopped"
 	case s.Passed == s.Runs:
 		head = "passes every task"
 		if how == "" && extra == "" && calls > 0 {
