@@ -142,7 +142,7 @@ func (inv *invocation) runEval(path string) int {
 		}
 		for i, m := range models {
 			if slices.Contains(models[:i], m) {
-				return inv.usageErr("-m %s is given twice: give each model once (repeat: in the task file runs a task more times)", m)
+				return inv.usageErr("-m %s is given twice: give each model once (a task's repeat: in the task file runs it more times)", m)
 			}
 		}
 		s := *settings

@@ -58,6 +58,7 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"tasks:\n  - name: a\n    prompt: hi\n    repeat: many\n", `line 4: "repeat" must be a whole number from 1 to 100, got "many"`},
 		{"tasks:\n  - prompt: hi\n", `line 2: a task has no "name"`},
 		{"", "the file is empty"},
+		{"approval: {allow: ['fs__[a']}\ntasks: [{name: a, prompt: b}]\n", `line 1: "approval.allow" has the pattern "fs__[a", which is not a valid glob`},
 		{"- a\n", `a task file is a mapping with a "tasks:" list`},
 	}
 	for _, tc := range tests {

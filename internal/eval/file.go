@@ -7,6 +7,7 @@ package eval
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -94,24 +95,24 @@ func (p parser) fail(n *yaml.Node, format string, a ...any) error {
 	return &config.Error{File: p.path, Message: msg}
 }
 
-// Parse reads the task file data; path names it in errors. Every problem is
+// Parse reads the task file data; filename names it in errors. Every problem is
 // a *config.Error naming the file and the line: an unknown key (with the
 // key it most likely meant), a missing name or prompt, a repeat that is
 // not a positive number, a regular expression that does not compile.
-func Parse(path string, data []byte) (*File, error) {
-	p := parser{path: path}
+func Parse(filename string, data []byte) (*File, error) {
+	p := parser{path: filename}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &config.Error{File: path, Message: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+		return nil, &config.Error{File: filename, Message: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	if len(doc.Content) == 0 {
-		return nil, &config.Error{File: path, Message: `the file is empty: write a list of tasks under "tasks:" (see mcphost help eval)`}
+		return nil, &config.Error{File: filename, Message: `the file is empty: write a list of tasks under "tasks:" (see mcphost help eval)`}
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
 		return nil, p.fail(top, `a task file is a mapping with a "tasks:" list (and optionally mcpServers, system-prompt, approval)`)
 	}
-	f := &File{Path: path}
+	f := &File{Path: filename}
 	var tasks *yaml.Node
 	err := p.mapping(top, fileKeys, "the task file", func(key string, k, v *yaml.Node) error {
 		switch key {
@@ -140,6 +141,9 @@ func Parse(path string, data []byte) (*File, error) {
 				for _, pattern := range list {
 					if strings.TrimSpace(pattern) == "" {
 						return p.fail(v, `"approval.%s" has an empty pattern: write tool patterns such as "fs__read_*"`, key)
+					}
+					if _, err := path.Match(pattern, ""); err != nil {
+						return p.fail(v, `"approval.%s" has the pattern %q, which is not a valid glob: close its [ ] or quote the character with a backslash`, key, pattern)
 					}
 				}
 				switch key {
