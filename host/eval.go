@@ -119,6 +119,8 @@ type EvalTaskResult struct {
 
 // Eval runs every task on every model with the Host's servers, each run
 // in a new conversation as a one-shot run would, and reports what passed.
+// It first waits for the servers still starting, so that their tools are
+// known.
 // Before anything runs it checks the tasks (names, regular expressions,
 // tools the servers have) and the models (each engine has it), returning
 // [ErrConfig] or the engine's error naming what is wrong. A run that
@@ -130,6 +132,9 @@ func (h *Host) Eval(ctx context.Context, tasks []EvalTask, opts EvalOptions) (Ev
 	if err != nil {
 		return EvalReport{}, err
 	}
+	// The tools of servers still starting are not known yet; a start
+	// must not count in a run's time either.
+	h.WaitStarting(ctx)
 	if err := h.checkEvalTools(in); err != nil {
 		return EvalReport{}, err
 	}
