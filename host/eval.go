@@ -230,7 +230,7 @@ func (h *Host) evalRun(ctx context.Context, model string, task eval.Task) eval.R
 	start := time.Now()
 	conv := h.NewConversation()
 	if _, err := conv.SetModel(ctx, model); err != nil {
-		return eval.Run{Err: termtext.Line(err.Error()), Duration: time.Since(start)}
+		return eval.Run{Err: h.Mask(termtext.Line(err.Error())), Duration: time.Since(start)}
 	}
 	res, err := conv.PromptFunc(ctx, task.Prompt, nil)
 	r := eval.Run{Answer: res.Answer, Steps: res.Steps, Tokens: res.Usage.PromptTokens + res.Usage.CompletionTokens,
@@ -240,7 +240,7 @@ func (h *Host) evalRun(ctx context.Context, model string, task eval.Task) eval.R
 			Repaired: len(c.Repairs) > 0, Rejected: c.Rejected, Failed: c.IsError})
 	}
 	if err != nil {
-		r.Err = termtext.Line(err.Error())
+		r.Err = h.Mask(termtext.Line(err.Error()))
 	}
 	return r
 }
