@@ -66,7 +66,7 @@ type evalJSONReport struct {
 // "wrong" calls another tool, "silent" never calls.
 func scriptedModels(req api.ChatRequest) ollamatest.Reply {
 	last := lastMessage(req)
-	if last.Role == "tool" {
+	if last.Role == "tool" && !strings.HasPrefix(req.Model, "loop") {
 		return ollamatest.Reply{Content: "Done: " + last.Content}
 	}
 	switch {
@@ -77,6 +77,10 @@ func scriptedModels(req api.ChatRequest) ollamatest.Reply {
 	case strings.HasPrefix(req.Model, "oracle") && strings.Contains(last.Content, "2 plus 40"):
 		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__get-sum", map[string]any{"a": 2, "b": 40})}}
 	case strings.HasPrefix(req.Model, "oracle"):
+		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__echo", map[string]any{"message": "kiwi"})}}
+	case strings.HasPrefix(req.Model, "loop") && len(req.Tools) == 0:
+		return ollamatest.Reply{Content: "kiwi, I think."}
+	case strings.HasPrefix(req.Model, "loop"):
 		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__echo", map[string]any{"message": "kiwi"})}}
 	case strings.HasPrefix(req.Model, "wrong"):
 		return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("everything__get-sum", map[string]any{"a": 1, "b": 2})}}
@@ -364,5 +368,21 @@ func TestEvalPullsMissingModels(t *testing.T) {
 	}
 	if pulled := ollama.PullRequests(); len(pulled) != 1 || pulled[0] != "silent-fresh" {
 		t.Errorf("pulled %v", pulled)
+	}
+}
+
+// TestEvalCountsAStoppedRunAsFailed checks that a run the loop guard
+// stops fails, saying so, although its calls and answer are right.
+func TestEvalCountsAStoppedRunAsFailed(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	ollama.Handle(scriptedModels)
+	dir := t.TempDir()
+	tasks := writeConfig(t, dir, "tasks.yaml", echoTasks(t, 1))
+	out := runBinary(t, invocation{args: []string{"eval", tasks, "-m", "ollama:loop"}, dir: dir, host: ollama.URL})
+	if out.code != 1 || !regexp.MustCompile(`(?m)^echo-kiwi +0/1$`).MatchString(out.stdout) ||
+		!strings.Contains(out.stdout, "ollama:loop, echo-kiwi: stopped a repeated tool call") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
 }
