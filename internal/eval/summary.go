@@ -96,7 +96,7 @@ func verdict(s Summary, tasks []Task) string {
 	}
 	var extra string
 	if s.Rejected > 0 {
-		extra = fmt.Sprintf("%d of %d calls rejected (unknown tool or bad arguments)", s.Rejected, calls)
+		extra = fmt.Sprintf("%d of %d calls rejected (unknown tool, bad arguments or a repeat)", s.Rejected, calls)
 	}
 	if s.Repaired > 0 {
 		extra = join(extra, fmt.Sprintf("%d repaired", s.Repaired))
