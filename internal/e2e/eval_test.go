@@ -147,14 +147,18 @@ func TestEvalReportsEachModelOnTheTasks(t *testing.T) {
 }
 
 // TestEvalPassesWhenEveryModelDoes checks exit 0, the models running one
-// after another, and that the generation flags reach every run.
+// after another, that the generation flags reach every run, and that the
+// task file's system prompt and servers replace the config's.
 func TestEvalPassesWhenEveryModelDoes(t *testing.T) {
 	t.Parallel()
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Handle(scriptedModels)
 	dir := t.TempDir()
-	tasks := writeConfig(t, dir, "tasks.yaml", echoTasks(t, 2))
+	// The task file's servers replace the config's, whose server never starts.
+	started := filepath.Join(dir, "started")
+	writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers": {"other": {"command": "sh", "args": ["-c", "echo > %s"]}}}`, started))
+	tasks := writeConfig(t, dir, "tasks.yaml", "system-prompt: Answer in one word.\n"+echoTasks(t, 2))
 	out := runBinary(t, invocation{args: []string{"eval", tasks, "-m", "ollama:right", "-m", "ollama:right-too", "--temperature", "0", "--seed", "7"}, dir: dir, host: ollama.URL})
 	if out.code != 0 {
 		t.Fatalf("exit %d, want 0; stdout %q, stderr %q", out.code, out.stdout, out.stderr)
@@ -174,6 +178,12 @@ func TestEvalPassesWhenEveryModelDoes(t *testing.T) {
 		if r.Options["temperature"] != float64(0) || r.Options["seed"] != float64(7) {
 			t.Errorf("request %d options = %v, want temperature 0 and seed 7", i, r.Options)
 		}
+		if r.Messages[0].Role != "system" || r.Messages[0].Content != "Answer in one word." {
+			t.Errorf("request %d starts with %+v, not the task file's system prompt", i, r.Messages[0])
+		}
+	}
+	if _, err := os.Stat(started); err == nil {
+		t.Error("the config's server started although the task file names its own")
 	}
 }
 
