@@ -236,13 +236,35 @@ func (h *Host) evalRun(ctx context.Context, model string, task eval.Task) eval.R
 	r := eval.Run{Answer: res.Answer, Steps: res.Steps, Tokens: res.Usage.PromptTokens + res.Usage.CompletionTokens,
 		Duration: time.Since(start)}
 	for _, c := range res.ToolCalls {
-		r.Calls = append(r.Calls, eval.Call{Name: c.Call.Name, Args: c.Call.Arguments, Recovered: c.Recovered,
-			Repaired: len(c.Repairs) > 0, Rejected: c.Rejected, Failed: c.IsError})
+		call := eval.Call{Name: c.Call.Name, Args: c.Call.Arguments, Recovered: c.Recovered,
+			Repaired: len(c.Repairs) > 0, Rejected: c.Rejected, Failed: c.IsError}
+		if !c.Rejected && c.IsError {
+			call.NotRun = notRun(c.Output)
+		}
+		r.Calls = append(r.Calls, call)
 	}
 	if err != nil {
 		r.Err = h.Mask(termtext.Line(err.Error()))
 	}
 	return r
+}
+
+// notRunPrefix starts the result the model gets for a call mcphost did
+// not run: refused by the approval policy or by the person asked, blocked
+// by a hook (and the runner's own refusals, which are Rejected).
+const notRunPrefix = "Not run: "
+
+// notRun is why a call whose result is output was not run, in the words
+// of its first sentence, "" for a call that ran.
+func notRun(output string) string {
+	rest, ok := strings.CutPrefix(output, notRunPrefix)
+	if !ok {
+		return ""
+	}
+	if i := strings.Index(rest, ". "); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.TrimSuffix(rest, ".")
 }
 
 // evalRun converts a judged run.

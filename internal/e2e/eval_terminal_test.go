@@ -34,6 +34,10 @@ func TestEvalInATerminal(t *testing.T) {
 	st.waitFor(t, "Trust tasks.yaml and run it? [y/N] ")
 	st.type_(t, "y\n")
 	err := cmd.Wait()
+	// With the program gone and the test's end closed, the reader gets
+	// what was left in the terminal.
+	st.pts.Close()
+	<-st.closed
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		t.Fatal(err)

@@ -396,3 +396,40 @@ func TestEvalCountsAStoppedRunAsFailed(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
 }
+
+// TestEvalApprovalFromTheTaskFile checks that the task file's allow lets a
+// tool run that the user's policy would ask about, and that without it
+// the call is refused as in any run without a person, with the warning
+// that says how to allow it.
+func TestEvalApprovalFromTheTaskFile(t *testing.T) {
+	t.Parallel()
+	for _, allowed := range []bool{true, false} {
+		t.Run(fmt.Sprint("allowed=", allowed), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			target := filepath.Join(dir, "out.txt")
+			ollama := ollamatest.NewServer()
+			defer ollama.Close()
+			ollama.Handle(func(req api.ChatRequest) ollamatest.Reply {
+				if last := lastMessage(req); last.Role == "tool" {
+					return ollamatest.Reply{Content: "Done: " + last.Content}
+				}
+				return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("fs__write_file", map[string]any{"path": target, "content": "kiwi"})}}
+			})
+			file := "tasks:\n  - name: write\n    prompt: Write kiwi to out.txt.\n    expect: {tools: [fs__write_file]}\n"
+			if allowed {
+				file = "approval:\n  allow: [fs__write_file]\n" + file
+			}
+			tasks := writeConfig(t, dir, "tasks.yaml", file)
+			out := runBinary(t, invocation{args: []string{"eval", tasks, "-m", "ollama:writer"}, dir: dir, host: ollama.URL})
+			data, err := os.ReadFile(target)
+			if allowed && (out.code != 0 || err != nil || string(data) != "kiwi") {
+				t.Fatalf("allowed by the task file: exit %d, file %q (%v), stderr %q", out.code, data, err, out.stderr)
+			}
+			if !allowed && (err == nil || out.code != 1 || !strings.Contains(out.stderr, "refused fs__write_file: it needs approval") ||
+				!strings.Contains(out.stdout, "ollama:writer, write: called fs__write_file, which was not run: fs__write_file needs the user's approval")) {
+				t.Fatalf("not allowed: exit %d, file written %v, stdout %q, stderr %q", out.code, err == nil, out.stdout, out.stderr)
+			}
+		})
+	}
+}

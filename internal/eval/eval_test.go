@@ -93,6 +93,7 @@ func TestJudge(t *testing.T) {
 		{"rejected call does not count", Run{Answer: "done", Calls: []Call{ok[0], {Name: "s__x", Args: ok[1].Args, Rejected: true}}}, "did not call s__x (called s__y; rejected s__x)"},
 		{"wrong args", Run{Answer: "done", Calls: []Call{ok[0], {Name: "s__x", Args: map[string]any{"n": 4.0}}}}, "called s__x without the arguments {n: 3, o: map[k:v]}"},
 		{"answer", Run{Answer: "nope", Calls: ok}, `the answer does not match "done"`},
+		{"not run", Run{Answer: "done", Calls: []Call{ok[0], {Name: "s__x", Args: ok[1].Args, Failed: true, NotRun: "s__x needs the user's approval"}}}, "called s__x, which was not run: s__x needs the user's approval"},
 		{"error", Run{Err: "stopped after the maximum number of steps", Calls: ok}, "stopped after the maximum number of steps"},
 	}
 	for _, tc := range tests {

@@ -66,6 +66,10 @@ type Call struct {
 	Rejected bool
 	// Failed: the tool reported an error, or the call failed.
 	Failed bool
+	// NotRun says why mcphost did not run the call although the tool
+	// exists (the approval policy refused it, a hook blocked it); empty
+	// for a call that ran or was rejected.
+	NotRun string
 }
 
 // Run is one run of a task on a model.
@@ -93,15 +97,26 @@ func Judge(task Task, run *Run) {
 		run.Failure = run.Err
 		return
 	}
+	ran := func(c Call) bool { return !c.Rejected && c.NotRun == "" }
 	called := func(name string) bool {
-		return slices.ContainsFunc(run.Calls, func(c Call) bool { return c.Name == name && !c.Rejected })
+		return slices.ContainsFunc(run.Calls, func(c Call) bool { return c.Name == name && ran(c) })
 	}
 	var missing []string
-	for _, name := range task.Tools {
+	for _, name := range task.Expected() {
 		if !called(name) {
 			missing = append(missing, name)
 		}
 	}
+	// A call the model made right that mcphost did not run says more
+	// than "did not call": what to change is the policy, not the model.
+	for _, name := range missing {
+		i := slices.IndexFunc(run.Calls, func(c Call) bool { return c.Name == name && c.NotRun != "" })
+		if i >= 0 {
+			run.Failure = fmt.Sprintf("called %s, which was not run: %s", name, run.Calls[i].NotRun)
+			return
+		}
+	}
+	missing = slices.DeleteFunc(missing, func(name string) bool { return !slices.Contains(task.Tools, name) })
 	if len(missing) > 0 {
 		run.Failure = "did not call " + strings.Join(missing, ", ")
 		if names := callNames(run.Calls); names != "" {
@@ -111,7 +126,7 @@ func Judge(task Task, run *Run) {
 	}
 	for _, name := range sortedKeys(task.Args) {
 		want := task.Args[name]
-		ok := slices.ContainsFunc(run.Calls, func(c Call) bool { return c.Name == name && !c.Rejected && subset(want, c.Args) })
+		ok := slices.ContainsFunc(run.Calls, func(c Call) bool { return c.Name == name && ran(c) && subset(want, c.Args) })
 		if !ok {
 			if !called(name) {
 				run.Failure = "did not call " + name
