@@ -109,6 +109,17 @@
 // directly; a Host made without a model can do only that. CallTool does
 // not apply the approval policy: the program named the tool itself.
 //
+// # Evaluating models
+//
+// [Host.Eval] runs [EvalTask]s (a prompt; the tools that must be called,
+// with some of their arguments; a regular expression on the answer) on
+// several models, each run in a new conversation with the Host's servers
+// and policy, and reports per model how many runs passed, how the model
+// called the tools (natively, written as text and recovered, repaired,
+// rejected), its steps, tokens and time, and a one-line verdict: which
+// local model works with these tools. The mcphost command's "mcphost
+// eval" reads the tasks from a YAML file.
+//
 // # Remote servers that sign in
 //
 // A Streamable HTTP or SSE server that answers 401 with a Bearer challenge

@@ -64,6 +64,8 @@ const (
 	flagsTrust
 	// flagsIgnored: help, which prints the help whatever else is given.
 	flagsIgnored
+	// flagsEval: --min-pass and --parallel.
+	flagsEval
 )
 
 // oneServerHelp is the line that "mcphost help COMMAND" adds for a
@@ -106,6 +108,9 @@ func commands() []command {
 		}},
 		{name: "doctor", parse: parseDoctor, usage: []usageLine{
 			{"mcphost doctor [-m MODEL]", "check the engine, the model's tool calling and thinking,\nand the servers; recommend what to change"},
+		}},
+		{name: "eval", takes: flagsEval, parse: parseEval, usage: []usageLine{
+			{"mcphost eval TASKS.yaml -m MODEL [-m MODEL ...]", "run each task of a task file on each model with the\nservers; report passed/runs, calls, steps, tokens, time;\nexit 1 when a model fails a task (--min-pass 0.8 of runs,\n--parallel N runs at once, --output json)"},
 		}},
 		{name: "auth", takes: flagsServer, parse: parseAuthCommand, usage: []usageLine{
 			{"mcphost auth login NAME", "sign in to a remote server that asks for it (OAuth): opens\nthe browser and keeps the token (--url URL: that server)"},
@@ -186,6 +191,9 @@ func (inv *invocation) flagMisuse() string {
 	}
 	if (len(inv.scriptVars) > 0 && takes&flagsScript == 0) || (inv.adhoc && takes&flagsServer == 0) {
 		return "--args:NAME goes with mcphost script FILE, --url and --stdio with mcphost servers, tools, prompts, resources and auth (see mcphost --help)"
+	}
+	if evalFlagsGiven(inv.fs) && takes&flagsEval == 0 {
+		return "--min-pass and --parallel go with mcphost eval (see mcphost --help)"
 	}
 	if trust.FlagsGiven(inv.fs) && takes&flagsTrust == 0 {
 		return "--yes, --list and --revoke go with mcphost trust (see mcphost --help)"

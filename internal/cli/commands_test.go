@@ -116,7 +116,7 @@ func TestHelpListsTheTable(t *testing.T) {
 // TestUnknownCommandListsTheCommands checks the errors for a word that
 // is no command: as the first word, and after help.
 func TestUnknownCommandListsTheCommands(t *testing.T) {
-	names := "servers, tools, prompts, resources, script, trust, hooks, models, doctor, auth, help"
+	names := "servers, tools, prompts, resources, script, trust, hooks, models, doctor, eval, auth, help"
 	code, _, stderr := runCLI(t, "frob")
 	if want := `mcphost: unexpected argument "frob": give the prompt with -p "…" or on stdin, or a command: ` + names + " (see mcphost --help)\n"; code != exitUsage || stderr != want {
 		t.Errorf("frob: exit %d, stderr %q, want %q", code, stderr, want)

@@ -121,6 +121,7 @@ func parseFlags(con *console, stdoutFile *os.File, args []string) (inv *invocati
 	fs.SetOutput(io.Discard)
 	configload.RegisterFlags(fs)
 	trust.RegisterFlags(fs)
+	registerEvalFlags(fs)
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
 		// "mcphost COMMAND --help" is that command's help; anything

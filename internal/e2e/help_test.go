@@ -32,7 +32,7 @@ func TestHelpShowsTheChatAndEachCommand(t *testing.T) {
 	}
 
 	out := runBinary(t, invocation{args: []string{"help", "frob"}})
-	if out.code != 2 || !strings.Contains(out.stderr, `unknown command "frob": the commands are servers, tools, prompts, resources, script, trust, hooks, models, doctor, auth, help`) {
+	if out.code != 2 || !strings.Contains(out.stderr, `unknown command "frob": the commands are servers, tools, prompts, resources, script, trust, hooks, models, doctor, eval, auth, help`) {
 		t.Errorf("help frob: exit %d, stderr %q", out.code, out.stderr)
 	}
 }
