@@ -25,6 +25,9 @@ type typeAhead struct {
 	// set while the turn runs (nil: left as it is).
 	out     io.Writer
 	onEsc   func()
+	// onTyped, when not nil, is told the text typed so far after each
+	// read, to show it (keys are not echoed during a turn).
+	onTyped func(string)
 	restore func()
 
 	// switching serialises hold, release and stop; mu guards the rest.
@@ -53,7 +56,7 @@ func (c *Chat) readAhead(onEsc context.CancelFunc) (stop func()) {
 	if !canReadAhead || in == nil || !term.IsTerminal(int(in.Fd())) {
 		return noEcho(in)
 	}
-	a := &typeAhead{f: in, out: c.opts.Out, onEsc: onEsc, restore: charMode(in)}
+	a := &typeAhead{f: in, out: c.opts.Out, onEsc: onEsc, restore: charMode(in), onTyped: c.showTyped}
 	a.start()
 	c.mu.Lock()
 	c.ahead = a
@@ -67,6 +70,17 @@ func (c *Chat) readAhead(onEsc context.CancelFunc) (stop func()) {
 		c.typedAhead += typed
 		c.quitAhead = c.quitAhead || a.quit()
 		c.mu.Unlock()
+	}
+}
+
+// showTyped shows the text typed during the running turn below its
+// answer or beside its spinner.
+func (c *Chat) showTyped(text string) {
+	c.mu.Lock()
+	out := c.turnOut
+	c.mu.Unlock()
+	if out != nil {
+		out.ShowTyped(text)
 	}
 }
 
@@ -133,6 +147,12 @@ func (a *typeAhead) read(cr cancelreader.CancelReader, done chan struct{}) {
 		n, err := cr.Read(buf)
 		if n > 0 && a.feed(buf[:n]) {
 			a.onEsc()
+		}
+		if n > 0 && a.onTyped != nil {
+			a.mu.Lock()
+			text := string(a.text)
+			a.mu.Unlock()
+			a.onTyped(text)
 		}
 		if err != nil {
 			return

@@ -243,3 +243,40 @@ func TestChatSendsLinesTypedDuringAnAnswerOneByOne(t *testing.T) {
 		t.Errorf("the model got %q, want %q", got, want)
 	}
 }
+
+// TestChatShowsTextTypedWhileAnAnswerStreams: keys typed while an answer
+// streams are not echoed into it, but shown on a line of their own below
+// it, as the next prompt will hold them; the line goes once the answer
+// is whole, and the text waits in the prompt.
+func TestChatShowsTextTypedWhileAnAnswerStreams(t *testing.T) {
+	t.Parallel()
+	ollama := ollamatest.NewServer()
+	defer ollama.Close()
+	hold := make(chan struct{})
+	ollama.Enqueue(ollamatest.Reply{Chunks: []string{"The answer begins ", "and ends."}, HoldBefore: map[int]<-chan struct{}{1: hold}},
+		ollamatest.Reply{Content: "Second answer."})
+	term := startTerminal(t, t.TempDir(), chatEnv(t, ollama.URL), "-m", "tiny")
+	term.waitFor("Ask anything")
+	term.typeLine("hello")
+	term.waitFor("The answer begins")
+	term.tmux("send-keys", "-l", "next question")
+	s := term.waitFor("> next question")
+	if !strings.Contains(s, "The answer begins \n> next question") {
+		t.Errorf("the typed text is not on its own line below the answer:\n%s", s)
+	}
+	close(hold)
+	term.waitFor("and ends.")
+	term.waitFor("context (")
+	s = term.screen()
+	if n := strings.Count(s, "next question"); n != 1 {
+		t.Errorf("the typed text shows %d times, want once (in the prompt):\n%s", n, s)
+	}
+	if !strings.Contains(s, "The answer begins and ends.") {
+		t.Errorf("the answer is not whole:\n%s", s)
+	}
+	term.keys("Enter")
+	term.waitFor("Second answer.")
+	if got := lastUser(t, ollama); got != "next question" {
+		t.Errorf("the model got %q", got)
+	}
+}

@@ -36,6 +36,21 @@ type answerView struct {
 	// gap asks for a blank line before the next block; it is printed
 	// (and committed) once that block starts.
 	gap bool
+	// footer is a line shown below the live text (what the user types
+	// meanwhile, setFooter); while shown it is the end of live.
+	footer string
+}
+
+// setFooter shows f below the live text from now on ("" for none).
+func (v *answerView) setFooter(f string) {
+	if f == v.footer {
+		return
+	}
+	v.footer = f
+	if v.pending != "" {
+		width, _ := v.dims()
+		v.draw(width)
+	}
 }
 
 // Write adds streamed text of the answer.
@@ -225,21 +240,27 @@ func eraseRows(w io.Writer, rows int) {
 // draw shows pending as the live text: only what is new when nothing
 // changed but the text's end, else all of it again.
 func (v *answerView) draw(width int) {
-	if v.live != "" && width == v.liveWidth && strings.HasPrefix(v.pending, v.live) {
-		io.WriteString(v.out, v.pending[len(v.live):])
-		v.live = v.pending
+	shown := v.pending
+	if v.footer != "" && shown != "" {
+		// On a row of its own, one column spare: a full row would leave
+		// the cursor waiting to wrap on some terminals.
+		shown += "\n" + Fit(v.footer, width-1)
+	}
+	if v.live != "" && width == v.liveWidth && strings.HasPrefix(shown, v.live) {
+		io.WriteString(v.out, shown[len(v.live):])
+		v.live = shown
 		return
 	}
 	v.clear(width)
-	if v.pending == "" {
+	if shown == "" {
 		return
 	}
 	if v.gap && strings.TrimSpace(v.pending) != "" {
 		io.WriteString(v.out, "\n")
 		v.gap = false
 	}
-	io.WriteString(v.out, v.pending)
-	v.live, v.liveWidth = v.pending, width
+	io.WriteString(v.out, shown)
+	v.live, v.liveWidth = shown, width
 }
 
 func itoa(n int) string {

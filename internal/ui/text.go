@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -48,6 +50,9 @@ type TextOptions struct {
 // control characters (but newlines and tabs) whether Out is a terminal or
 // not; tool calls are one line each on Err.
 type Text struct {
+	// mu serialises what is drawn: events come from the turn, notices and
+	// questions from other goroutines, typed keys from the terminal's.
+	mu   sync.Mutex
 	opts TextOptions
 	spin spinner
 	// act is what the spinner shows; style colours the lines on Err.
@@ -66,6 +71,9 @@ type Text struct {
 	// view shows the answer as rendered Markdown while it streams, on a
 	// terminal; nil when Out is not one.
 	view *answerView
+	// typed is what the user has typed for the next prompt (ShowTyped),
+	// shown below the streaming answer and beside the spinner.
+	typed atomic.Pointer[string]
 }
 
 // NewText returns a text renderer.
@@ -88,6 +96,8 @@ func NewText(opts TextOptions) *Text {
 
 // Handle renders one event.
 func (t *Text) Handle(ev host.Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	switch ev := ev.(type) {
 	case host.ModelCallStarted:
 		t.turn.Reset()
@@ -147,7 +157,7 @@ func (t *Text) Handle(ev host.Event) {
 		// Calls still in flight beside it keep their spinner.
 		t.spinner()
 	case host.Warning:
-		t.Warn(ev.Message)
+		t.warn(ev.Message)
 	}
 }
 
@@ -178,8 +188,44 @@ func (t *Text) endThinking() {
 // question has the terminal.
 func (t *Text) spinner() {
 	if t.opts.ErrTTY && !t.opts.Quiet && t.act.showing() {
-		t.spin.Start(func() string { return t.act.line(time.Now(), t.style) })
+		t.spin.Start(func() string {
+			line := t.act.line(time.Now(), t.style)
+			if typed := typedLine(t.typed.Load()); typed != "" {
+				line += t.style.Dim("  · next: " + typed)
+			}
+			return line
+		})
 	}
+}
+
+// ShowTyped shows what the user has typed meanwhile for the next prompt
+// (its last line): below the answer while it streams, else beside the
+// spinner. Keys typed during a turn are not echoed; this is where they
+// can be seen.
+func (t *Text) ShowTyped(text string) {
+	t.typed.Store(&text)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.view != nil {
+		footer := typedLine(&text)
+		if footer != "" {
+			footer = "> " + footer
+		}
+		t.view.setFooter(footer)
+	}
+}
+
+// typedLine is the last line of the text typed ahead, as the prompt
+// will show it, or "" when nothing is typed.
+func typedLine(text *string) string {
+	if text == nil || strings.TrimSpace(*text) == "" {
+		return ""
+	}
+	s := strings.TrimRight(*text, "\n")
+	if i := strings.LastIndexAny(s, "\n\r"); i >= 0 {
+		s = "… " + s[i+1:]
+	}
+	return Sanitize(s)
 }
 
 // Pause stops the spinner so that something else (a question to the user)
@@ -189,6 +235,8 @@ func (t *Text) spinner() {
 // what was to be printed meanwhile (finished calls' lines, notices,
 // warnings) is printed then, not into a question.
 func (t *Text) Pause() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.act.ask(true)
 	t.spin.Stop()
 	t.flushAnswer()
@@ -198,6 +246,8 @@ func (t *Text) Pause() {
 // and below the answer so far, then shows the spinner again unless a
 // question has the terminal.
 func (t *Text) Interrupt(print func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.spin.Stop()
 	t.flushAnswer()
 	t.print(print)
@@ -223,6 +273,8 @@ func (t *Text) printHeld(held []func()) {
 // the spinner again if anything is still in progress and no other
 // question has the terminal.
 func (t *Text) Resume() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.printHeld(t.act.ask(false))
 	t.spinner()
 }
@@ -232,6 +284,8 @@ func (t *Text) Resume() {
 // clock, draws it (drawing it now would show the wait for the answer as
 // the call's time for a frame).
 func (t *Text) Release() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.printHeld(t.act.ask(false))
 }
 
@@ -245,6 +299,12 @@ func (t *Text) flushAnswer() {
 
 // Warn prints a warning on stderr (not in quiet mode), as Warn does.
 func (t *Text) Warn(msg string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.warn(msg)
+}
+
+func (t *Text) warn(msg string) {
 	t.spin.Stop()
 	if t.view != nil {
 		t.view.Flush() // the warning goes below the answer so far
@@ -271,6 +331,8 @@ func (t *Text) Start([]ServerRecord, []string) {}
 // the answer is rendered as Markdown (see answerView); otherwise it ends
 // the text with a newline. The answer is used when nothing streamed.
 func (t *Text) Finish(res host.Result, _ error, _ int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.spin.Stop()
 	t.endThinking() // a turn cancelled while the model thought
 	t.writeAnswer(t.answer.Flush())
