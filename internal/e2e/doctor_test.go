@@ -52,7 +52,9 @@ func TestDoctorModelThatCallsNatively(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8b"}, dir: dir, host: ollama.URL})
+	// A window in which the everything server's 16 tools (about 2.2k
+	// tokens) fit their quarter.
+	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8b", "--num-ctx", "16384"}, dir: dir, host: ollama.URL})
 	if out.code != 0 {
 		t.Fatalf("exit %d, want 0 (nothing wrong)\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}

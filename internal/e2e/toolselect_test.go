@@ -338,7 +338,7 @@ func TestToolSelectionByAnEmbeddingModel(t *testing.T) {
 func TestToolSelectionEmbedModelAuto(t *testing.T) {
 	t.Parallel()
 	dir := manyServers(t)
-	prompt := []string{"-m", "tiny", "--embed-model", "auto", "-p", "Show me a kitten", "--tool-share", "0.1", "--output", "stream-json", "--debug"}
+	prompt := []string{"-m", "tiny", "--embed-model", "auto", "-p", "Give me a kitten", "--tool-share", "0.1", "--output", "stream-json", "--debug"}
 
 	// An engine that has an embedding model: it ranks the tools.
 	with := ollamatest.NewServer(ollamatest.Model{Name: "tiny"}, ollamatest.Model{Name: "nomic-embed-text", Capabilities: []string{"embedding"}, Family: "nomic-bert"})
