@@ -231,3 +231,32 @@ func TestChatCtrlLLeavesNoCopiesOfTheBox(t *testing.T) {
 		t.Errorf("the box is in the scrollback %d times, want once:\n%s", n, s)
 	}
 }
+
+// TestChatCtrlLThenANoticeLeavesNoCopiesOfTheBox: a server's "ready"
+// notice that comes right after Ctrl-L goes above the box, and the box,
+// growing row by row, still leaves no copies of itself in the scrollback.
+func TestChatCtrlLThenANoticeLeavesNoCopiesOfTheBox(t *testing.T) {
+	t.Parallel()
+	e := newFaultEnv(t)
+	gate, open := e.gate()
+	e.config(e.server("slow", "", "-start-gate", gate))
+	model := ollamatest.NewServer()
+	defer model.Close()
+	term := startTerminal(t, e.dir, chatEnv(t, model.URL), "-m", "tiny")
+	term.waitFor("(1 starting)")
+	term.typeLine("/help")
+	term.waitFor("Ctrl-D on an empty line")
+	term.keys("C-l")
+	open()
+	term.tmux("send-keys", "-l", "first row")
+	for _, row := range []string{"second row", "third row", "fourth row"} {
+		term.keys("M-Enter")
+		term.tmux("send-keys", "-l", row)
+	}
+	term.waitFor("fourth row")
+	term.waitFor("slow is ready")
+	s := term.scrollback()
+	if n := strings.Count(s, "first row"); n != 1 {
+		t.Errorf("the box is in the scrollback %d times, want once:\n%s", n, s)
+	}
+}
