@@ -23,8 +23,8 @@ type typeAhead struct {
 	f *os.File
 	// out is the terminal's output, where the bracketed paste mode is
 	// set while the turn runs (nil: left as it is).
-	out     io.Writer
-	onEsc   func()
+	out   io.Writer
+	onEsc func()
 	// onTyped, when not nil, is told the text typed so far after each
 	// read, to show it (keys are not echoed during a turn).
 	onTyped func(string)

@@ -27,6 +27,7 @@ import (
 	"github.com/mcphost/mcphost/internal/configload"
 	"github.com/mcphost/mcphost/internal/eval"
 	"github.com/mcphost/mcphost/internal/termtext"
+	"github.com/mcphost/mcphost/internal/trust"
 	"github.com/mcphost/mcphost/internal/ui"
 	"github.com/mcphost/mcphost/provider"
 )
@@ -199,7 +200,7 @@ func (inv *invocation) trustTaskFile(path string, data []byte, file *eval.File) 
 		return false, nil
 	}
 	fmt.Fprintf(inv.con.out, "%s %s.\n", name, what)
-	if !askYesNo(inv.con.in, inv.con.out, "Trust "+name+" and run it? [y/N] ") {
+	if !trust.AskYesNo(inv.con.in, inv.con.out, "Trust "+name+" and run it? [y/N] ") {
 		fmt.Fprintf(inv.con.err, "mcphost: %s is not trusted: nothing ran\n", name)
 		return false, nil
 	}
@@ -479,26 +480,4 @@ func evalJSON(rep host.EvalReport, minPass float64) map[string]any {
 		models = append(models, r)
 	}
 	return map[string]any{"models": models, "min_pass": minPass, "ok": rep.Passed(minPass)}
-}
-
-// askYesNo prints question and reads one line: yes only for "y" or "yes".
-func askYesNo(stdin *os.File, stdout io.Writer, question string) bool {
-	fmt.Fprint(stdout, question)
-	var line []byte
-	b := make([]byte, 1)
-	for {
-		n, err := stdin.Read(b)
-		if n == 1 {
-			if b[0] == '\n' {
-				break
-			}
-			line = append(line, b[0])
-		}
-		if err != nil {
-			fmt.Fprintln(stdout)
-			break
-		}
-	}
-	answer := strings.ToLower(strings.TrimSpace(string(line)))
-	return answer == "y" || answer == "yes"
 }

@@ -106,7 +106,7 @@ func trustHere(store configload.TrustStore, load configload.LoadOptions, yes boo
 		if !term.IsTerminal(int(stdin.Fd())) {
 			return errors.New("no terminal to ask on: read the above, then run mcphost trust --yes to trust the files")
 		}
-		if !askYesNo(stdin, stdout, "Trust "+fileNames(untrusted)+" and use "+them(untrusted)+"? [y/N] ") {
+		if !AskYesNo(stdin, stdout, "Trust "+fileNames(untrusted)+" and use "+them(untrusted)+"? [y/N] ") {
 			fmt.Fprintf(stdout, "Not trusted: mcphost leaves %s out.\n", them(untrusted))
 			return nil
 		}
@@ -226,7 +226,7 @@ func revokeTrust(store configload.TrustStore, load configload.LoadOptions, args 
 func Confirm(load configload.LoadOptions, settings *config.Settings, stdin *os.File, stdout io.Writer) (*config.Settings, error) {
 	files := settings.Untrusted
 	describeProjectFiles(stdout, files)
-	if !askYesNo(stdin, stdout, "Trust "+fileNames(files)+" and use "+them(files)+"? [y/N] ") {
+	if !AskYesNo(stdin, stdout, "Trust "+fileNames(files)+" and use "+them(files)+"? [y/N] ") {
 		fmt.Fprintf(stdout, "Not trusted: this chat runs without %s (mcphost trust asks again).\n\n", them(files))
 		s := *settings
 		s.Untrusted = nil
@@ -247,7 +247,7 @@ func Confirm(load configload.LoadOptions, settings *config.Settings, stdin *os.F
 
 // askYesNo prints question and reads one line from the terminal: yes only
 // for "y" or "yes".
-func askYesNo(stdin *os.File, stdout io.Writer, question string) bool {
+func AskYesNo(stdin *os.File, stdout io.Writer, question string) bool {
 	fmt.Fprint(stdout, question)
 	// One byte at a time, so nothing after the line is taken from the
 	// terminal the chat reads next.
