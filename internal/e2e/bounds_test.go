@@ -153,7 +153,8 @@ func (h *hugeServer) writeTools(w io.Writer, id json.RawMessage) {
 // having read little more than the bound.
 func TestAHugeAnswerOverHTTPIsRefused(t *testing.T) {
 	// Not parallel: reading 16 MB under the race detector must fit in the
-	// server's 20s start timeout, which a loaded machine can miss.
+	// server's start timeout (45s, well above the 1-3 s it takes: a loaded
+	// machine missed 20s).
 	for _, mode := range []string{"json", "sse", "legacy"} {
 		t.Run(mode, func(t *testing.T) {
 			h := &hugeServer{size: 40 << 20, mode: mode, events: make(chan func(io.Writer), 4)}
@@ -167,7 +168,7 @@ func TestAHugeAnswerOverHTTPIsRefused(t *testing.T) {
 			if mode == "legacy" {
 				kind, url = "sse", srv.URL+"/sse"
 			}
-			writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers": {"huge": {"type": %q, "url": %q, "timeout": "20s"}}}`, kind, url))
+			writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers": {"huge": {"type": %q, "url": %q, "timeout": "45s"}}}`, kind, url))
 			out := runBounded(t, invocation{args: []string{"-m", "tiny", "-p", "hi", "--no-cache"}, dir: dir, host: ollama.URL}, 60*time.Second)
 			want := `server "huge" sent a message of more than 16.0 MB, mcphost's limit for one message, so it was refused`
 			if out.code != 5 || !strings.Contains(out.stderr, want) {
@@ -184,7 +185,9 @@ func TestAHugeAnswerOverHTTPIsRefused(t *testing.T) {
 // never end, or list more tools than mcphost's bound, fails to start with
 // an error naming it and the bound; the run ends instead of growing.
 func TestEndlessPaginationIsStopped(t *testing.T) {
-	// Not parallel: the server must list its pages within its 5s timeout, which a loaded machine can miss.
+	// Not parallel: the server must list its pages within its start
+	// timeout (30s, well above the second it takes: a loaded machine
+	// missed 5s).
 	for _, c := range []struct {
 		name, size, want string
 	}{
@@ -195,7 +198,7 @@ func TestEndlessPaginationIsStopped(t *testing.T) {
 			ollama := ollamatest.NewServer()
 			defer ollama.Close()
 			dir := t.TempDir()
-			writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers": {"endless": {"command": %q, "args": ["-endless-tools", %q], "timeout": "5s"}}}`, faultServerBin, c.size))
+			writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers": {"endless": {"command": %q, "args": ["-endless-tools", %q], "timeout": "30s"}}}`, faultServerBin, c.size))
 			out := runBounded(t, invocation{args: []string{"-m", "tiny", "-p", "hi", "--no-cache"}, dir: dir, host: ollama.URL}, 60*time.Second)
 			if out.code != 5 || !strings.Contains(out.stderr, c.want) {
 				t.Errorf("exit %d, stderr %q: want exit 5 and %q", out.code, out.stderr, c.want)

@@ -238,8 +238,7 @@ func TestChatCtrlLLeavesNoCopiesOfTheBox(t *testing.T) {
 func TestChatCtrlLThenANoticeLeavesNoCopiesOfTheBox(t *testing.T) {
 	t.Parallel()
 	e := newFaultEnv(t)
-	gate, open := e.gate()
-	e.config(e.server("slow", "", "-start-gate", gate))
+	open := e.gatedServer("slow")
 	model := ollamatest.NewServer()
 	defer model.Close()
 	term := startTerminal(t, e.dir, chatEnv(t, model.URL), "-m", "tiny")

@@ -120,6 +120,9 @@ func TestChatKeepsTextTypedDuringAnAnswer(t *testing.T) {
 	waitFor(t, func() bool { return ollama.RequestCount() == 1 })
 	term.tmux("send-keys", "-l", "yes, and morx")
 	term.keys("BSpace", "e")
+	// Read, and shown beside the spinner, before the question comes:
+	// keys typed before a question is drawn are dropped.
+	term.waitFor("next: yes, and more")
 	close(hold)
 	term.waitFor("[r] no, and say why")
 	term.keys("n")

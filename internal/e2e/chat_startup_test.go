@@ -31,6 +31,17 @@ func (e *faultEnv) gate() (string, func()) {
 	}
 }
 
+// gatedServer configures one fault server, name, that waits at a gate
+// before it answers initialize, and returns what opens the gate. A gate
+// never opened holds the server until mcphost stops it (opening it then
+// would wait for a reader forever).
+func (e *faultEnv) gatedServer(name string) (open func()) {
+	e.t.Helper()
+	gate, open := e.gate()
+	e.config(e.server(name, "", "-start-gate", gate))
+	return open
+}
+
 // TestOneShotShowsServersStarting: a one-shot run on a terminal says
 // which servers it is starting while a slow one holds it up, and leaves
 // nothing of that line behind; piped, it says nothing of the kind.
@@ -70,8 +81,7 @@ func TestOneShotShowsServersStarting(t *testing.T) {
 func TestChatTellsWhenASlowServerIsReady(t *testing.T) {
 	t.Parallel()
 	e := newFaultEnv(t)
-	gate, open := e.gate()
-	e.config(e.server("slow", "", "-start-gate", gate))
+	open := e.gatedServer("slow")
 	model := ollamatest.NewServer()
 	defer model.Close()
 	term := startTerminal(t, e.dir, chatEnv(t, model.URL), "-m", "tiny")

@@ -83,8 +83,7 @@ func TestChatQuitsOnCtrlDTypedBeforeThePrompt(t *testing.T) {
 func TestChatKeepsKeysTypedWhileACommandRuns(t *testing.T) {
 	t.Parallel()
 	e := newFaultEnv(t)
-	gate, open := e.gate()
-	e.config(e.server("slow", "", "-start-gate", gate))
+	open := e.gatedServer("slow")
 	ollama := ollamatest.NewServer()
 	defer ollama.Close()
 	ollama.Enqueue(ollamatest.Reply{Content: "The answer."})

@@ -59,8 +59,8 @@ func TestDoctorModelThatCallsNatively(t *testing.T) {
 		t.Fatalf("exit %d, want 0 (nothing wrong)\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}
 	addr := strings.TrimPrefix(ollama.URL, "http://")
-	for _, want := range []string{
-		"✓ engine: Ollama " + ollamatest.Version + " at http://" + addr + " (from OLLAMA_HOST) answers",
+	wantAll(t, "stdout", out.stdout,
+		"✓ engine: Ollama "+ollamatest.Version+" at http://"+addr+" (from OLLAMA_HOST) answers",
 		"✓ model: qwen3:8b is there",
 		"✓ capabilities: tools: yes, vision: no, thinking: no",
 		"✓ context: trained on 32768 tokens",
@@ -71,11 +71,7 @@ func TestDoctorModelThatCallsNatively(t *testing.T) {
 		"✓ speed: first token after ",
 		"✓ server everything: started in ",
 		"✓ tool share: all tools (about ",
-	} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	)
 	// The checks come in the order the issue lists them.
 	order := []string{"engine:", "model:", "capabilities:", "context:", "tool call:", "arguments:", "stops:", "thinking:", "speed:", "server everything:", "tool share:"}
 	last := -1
@@ -116,18 +112,14 @@ func TestDoctorModelThatWritesTheCallAsText(t *testing.T) {
 	if out.code != 0 {
 		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}
-	for _, want := range []string{
+	wantAll(t, "stdout", out.stdout,
 		"! tool call: writes the call of get_weather as text (<tool_call>), which mcphost recovered",
 		`! arguments: right values, wrong types, repaired by mcphost: "days": string "2" taken as`,
 		"✓ stops: answered after one call",
 		"✓ servers: no MCP server is configured",
 		"Recommendations:",
 		"Set a low temperature: --temperature 0.2 (temperature: 0.2 in the config); mcphost now leaves it to the engine",
-	} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	)
 }
 
 func TestDoctorModelThatNeverCallsGetsAnotherRecommended(t *testing.T) {
@@ -151,17 +143,13 @@ func TestDoctorModelThatNeverCallsGetsAnotherRecommended(t *testing.T) {
 	if out.code != 3 {
 		t.Fatalf("exit %d, want 3 (a model problem)\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}
-	for _, want := range []string{
+	wantAll(t, "stdout", out.stdout,
 		`✗ tool call: never called a tool: it answered "I cannot look up the weather, but Paris is lovely."`,
 		"→ the model does not use tools as mcphost offers them",
 		"? arguments: not known: get_weather was not called",
 		"? stops: not known: no tool was called",
 		"Another model does better: ollama:caller calls the probe's tool natively, with the right arguments, and stops: mcphost doctor -m ollama:caller",
-	} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	)
 	for _, req := range ollama.Requests() {
 		if strings.HasPrefix(req.Model, "nomic-embed-text") {
 			t.Error("an embedding model was probed")
@@ -178,14 +166,10 @@ func TestDoctorEngineDownNamesTheAddress(t *testing.T) {
 	if out.code != 3 {
 		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}
-	for _, want := range []string{
-		"✗ engine: cannot reach Ollama at " + dead + " (from OLLAMA_HOST)",
+	wantAll(t, "stdout", out.stdout,
+		"✗ engine: cannot reach Ollama at "+dead+" (from OLLAMA_HOST)",
 		"→ start it: ollama serve, or correct OLLAMA_HOST",
-	} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	)
 	if strings.Contains(out.stdout, "tool call:") {
 		t.Errorf("the model was probed without an engine:\n%s", out.stdout)
 	}
@@ -201,14 +185,10 @@ func TestDoctorMissingModelSaysWhatWasMeant(t *testing.T) {
 	if out.code != 3 {
 		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}
-	for _, want := range []string{
+	wantAll(t, "stdout", out.stdout,
 		"✗ model: Ollama does not have qwen3:8; did you mean ollama:qwen3:8b?",
 		"→ mcphost doctor -m ollama:qwen3:8b; or download it: mcphost doctor -m qwen3:8 --pull (or ollama pull qwen3:8)",
-	} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	)
 	if ollama.RequestCount() != 0 {
 		t.Error("a missing model was sent a chat request")
 	}
@@ -328,15 +308,11 @@ func TestDoctorOpenAICompatibleEngine(t *testing.T) {
 	if out.code != 0 {
 		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}
-	for _, want := range []string{
-		"✓ engine: llama.cpp at " + llama.BaseURL + " (from --provider-url) answers, 1 model(s); its version is not known (the OpenAI-compatible API does not say)",
+	wantAll(t, "stdout", out.stdout,
+		"✓ engine: llama.cpp at "+llama.BaseURL+" (from --provider-url) answers, 1 model(s); its version is not known (the OpenAI-compatible API does not say)",
 		"✓ tool call: calls get_weather natively",
 		"✓ stops: answered after one call",
-	} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	)
 	// What the engine cannot answer is "not known", not a failure.
 	if strings.Contains(out.stdout, "✗") {
 		t.Errorf("a check failed:\n%s", out.stdout)
@@ -407,16 +383,12 @@ func TestDoctorToolsThatDoNotFitTheirShare(t *testing.T) {
 	if out.code != 0 {
 		t.Fatalf("exit %d, want 0 (tool selection copes)\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}
-	for _, want := range []string{
+	wantAll(t, "stdout", out.stdout,
 		"✓ context: trained on 32768 tokens; mcphost asks for 2048 (--num-ctx)",
 		"! tool share: the tools take about ",
 		"more than their share, 25% of the 2048-token window (512): each request offers the most relevant ones and a search tool",
 		"Give the model a larger window so that every tool is offered: --num-ctx ",
-	} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	)
 	if strings.Contains(out.stdout, "--temperature 0.2") {
 		t.Errorf("a lower temperature is recommended at 0.1:\n%s", out.stdout)
 	}
@@ -433,16 +405,12 @@ func TestDoctorModelWithoutToolsIsNotProbed(t *testing.T) {
 	if out.code != 3 {
 		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}
-	for _, want := range []string{
+	wantAll(t, "stdout", out.stdout,
 		"✗ capabilities: tools: no, vision: no, thinking: no: the model cannot be given tools",
 		"✗ tool call: not probed: the engine says the model has no tools capability",
 		"✓ speed: first token after",
 		"Another model does better: ollama:caller calls the probe's tool natively",
-	} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	)
 	for _, req := range ollama.Requests() {
 		if strings.HasPrefix(req.Model, "gemma") && len(req.Tools) > 0 {
 			t.Error("the model without tools was sent tools")
@@ -522,14 +490,10 @@ func TestDoctorArgumentsThatCannotBeRepaired(t *testing.T) {
 	if out.code != 3 {
 		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
 	}
-	for _, want := range []string{
+	wantAll(t, "stdout", out.stdout,
 		"✓ tool call: calls get_weather natively",
 		`✗ arguments: get_weather's arguments {city: "Paris", days: "two"} do not fit its schema, and no safe repair made them: `,
-	} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	)
 }
 
 func TestDoctorWarnsOnceOfAnUntrustedProjectFile(t *testing.T) {

@@ -627,3 +627,14 @@ func TestOllamaAddressErrorsSayWhereTheAddressCameFrom(t *testing.T) {
 		})
 	}
 }
+
+// wantAll reports each of wants that got (what: "stdout", "stderr", …)
+// lacks.
+func wantAll(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, got)
+		}
+	}
+}

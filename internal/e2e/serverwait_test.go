@@ -125,8 +125,7 @@ func TestOneShotWithOnlyAHungServerAnswers(t *testing.T) {
 	t.Parallel()
 	e := newFaultEnv(t)
 	// Nothing opens the gate: mcphost stops the server when it exits.
-	gate, _ := e.gate()
-	e.config(e.server("hung", "", "-start-gate", gate))
+	e.gatedServer("hung")
 	model := ollamatest.NewServer()
 	defer model.Close()
 	model.Handle(func(req api.ChatRequest) ollamatest.Reply {
@@ -180,8 +179,7 @@ func TestServerFailingTheSameWayTwiceIsNotRetried(t *testing.T) {
 func TestChatTurnShowsTheServersItWaitsFor(t *testing.T) {
 	t.Parallel()
 	e := newFaultEnv(t)
-	gate, open := e.gate()
-	e.config(e.server("slow", "", "-start-gate", gate))
+	open := e.gatedServer("slow")
 	model := ollamatest.NewServer()
 	defer model.Close()
 	model.Handle(func(req api.ChatRequest) ollamatest.Reply {
@@ -207,8 +205,7 @@ func TestChatListsDoNotWaitForAHungServer(t *testing.T) {
 	t.Parallel()
 	e := newFaultEnv(t)
 	// The gate is never opened: the server hangs until the chat ends.
-	gate, _ := e.gate()
-	e.config(e.server("slow", "", "-start-gate", gate))
+	e.gatedServer("slow")
 	model := ollamatest.NewServer()
 	defer model.Close()
 	term := startTerminal(t, e.dir, append(chatEnv(t, model.URL), "MCPHOST_SERVER_WAIT=300ms"), "-m", "tiny")

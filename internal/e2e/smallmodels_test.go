@@ -59,16 +59,12 @@ func TestRepairsAndRejectionsInTheDebugLog(t *testing.T) {
 	if out.code != 0 || out.stdout != "2 + 3 = 5.\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 	}
-	for _, want := range []string{
+	wantAll(t, "stderr", out.stderr,
 		`msg="tool call repaired" name=everything__get-sum repairs="\"a\": string \"2\" taken as number; \"b\": string \"3\" taken as number" repaired_calls=1`,
 		`msg="tool call rejected" name=everything__get-sum`,
 		`rejected_calls=1`,
 		`✗ everything › get-sum {"a":"two","b":3}`,
-	} {
-		if !strings.Contains(out.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, out.stderr)
-		}
-	}
+	)
 	reqs := ollama.Requests()
 	if res := lastMessage(reqs[1]); !strings.Contains(res.Content, "The sum of 2 and 3 is 5") {
 		t.Errorf("repaired call's result = %q", res.Content)
