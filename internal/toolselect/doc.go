@@ -22,7 +22,20 @@
 // and no tool uses may be a typo: it counts, below an exact match, as the
 // tools' or the tables' words one edit away (two for words of eight
 // letters or more; only a swap for four letters; never for shorter ones),
-// found through letter pairs indexed with the tools.
+// found through letter pairs indexed with the tools. A word that the table
+// does not list but that is another form of one of its words (recuerdes,
+// renombrarlos, supprimerons) counts, a little below it, by the stem they
+// share once the endings of verbs and nouns and attached pronouns of the
+// five languages are taken off; a tool's own word is never read so.
+//
+// The words of a file's name or path count a quarter (notes.txt is a
+// file, not a note; build/ is a folder, not a build), its extension in
+// full (bug.png is an image). Of tools of several servers that do the same
+// thing (fs__read_file, filesystem__read_file: the same words in their
+// names) the best one counts in full and the others half, so that a short
+// list offers more kinds of tools than copies. The tools that match
+// nothing come last: first the other tools of the servers that matched
+// (best server first), then one tool of each other server in turn.
 //
 // An Index is built once per tool list and answers a ranking in
 // microseconds; Named finds the tools a request names outright. An

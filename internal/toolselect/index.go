@@ -76,6 +76,14 @@ type Index struct {
 	texts   []string
 	// fuzzy holds the tools' words, for the misspellings of them.
 	fuzzy *fuzzySet
+	// server is each tool's server, numbered in the order they come, and
+	// byServer each server's tools in the list's order; twin is the group
+	// of tools of other servers that do the same thing (the same words in
+	// their own names: fs__read_file, filesystem__read_file), -1 for none.
+	server   []int32
+	byServer [][]int
+	twin     []int32
+	twins    int
 }
 
 // NewIndex builds the index of docs.
@@ -89,7 +97,13 @@ func NewIndex(docs []Doc) *Index {
 		plain:    map[string]bool{},
 		texts:    make([]string, len(docs)),
 		fuzzy:    newFuzzySet(),
+		server:   make([]int32, len(docs)),
+		twin:     make([]int32, len(docs)),
 	}
+	servers := map[string]int32{}
+	// The tools by the words of their own names, to find twins.
+	byName := map[string][]int{}
+	nameKeys := make([]string, len(docs))
 	// Words repeat across tools: each is analysed once.
 	memo := map[string]string{}
 	var seen []string // memo's words in the order first seen
@@ -132,6 +146,7 @@ func NewIndex(docs []Doc) *Index {
 			desc = desc[:maxDescription]
 		}
 		add(fieldName, d.Tool)
+		nameKeys[i] = nameKey(c.tf)
 		add(fieldServer, d.Server)
 		add(fieldDescription, desc)
 		argNames, argText := schemaWords(d.Schema)
@@ -145,6 +160,32 @@ func NewIndex(docs []Doc) *Index {
 		ix.own[own] = append(ix.own[own], i)
 		ix.plain[own] = isPlainWord(d.Tool)
 		ix.texts[i] = embedText(d, desc, argNames)
+		sv, ok := servers[d.Server]
+		if !ok {
+			sv = int32(len(servers))
+			servers[d.Server] = sv
+			ix.byServer = append(ix.byServer, nil)
+		}
+		ix.server[i] = sv
+		ix.byServer[sv] = append(ix.byServer[sv], i)
+		if nameKeys[i] != "" {
+			byName[nameKeys[i]] = append(byName[nameKeys[i]], i)
+		}
+	}
+	for i := range ix.twin {
+		ix.twin[i] = -1
+	}
+	// In the order of the list, so that groups are numbered the same on
+	// every build.
+	for i := range docs {
+		group := byName[nameKeys[i]]
+		if len(group) < 2 || ix.twin[i] >= 0 {
+			continue
+		}
+		for _, j := range group {
+			ix.twin[j] = int32(ix.twins)
+		}
+		ix.twins++
 	}
 	// The tools' words, in the order they come so that an index is the
 	// same on every build.
@@ -188,11 +229,25 @@ func NewIndex(docs []Doc) *Index {
 	return ix
 }
 
+// nameKey is the terms of a tool's own name, sorted, from its counts
+// while they hold its name's words alone: the same for two tools that do
+// the same thing on two servers.
+func nameKey[T any](tf map[string]T) string {
+	return strings.Join(slices.Sorted(maps.Keys(tf)), " ")
+}
+
 // Len is the number of tools.
 func (ix *Index) Len() int { return ix.n }
 
-// Rank returns every tool, the best match for q first; tools that score
-// the same keep the order of the list.
+// Rank returns every tool, the best match for q first. Of tools of
+// several servers that do the same thing (twins: fs__read_file and
+// filesystem__read_file), the best one counts in full and the others at
+// twinWeight, so that a short list holds different tools rather than
+// copies. The tools that match nothing come after, those of the servers
+// whose tools matched best first (a request about one server's work may
+// need any of its tools), the others one from each server in turn, in
+// each server's order: with nothing to go on, every server has its first
+// tools offered. Tools that tie keep the order of the list.
 func (ix *Index) Rank(q *Query) []Hit {
 	hits := make([]Hit, ix.n)
 	for i := range hits {
@@ -205,12 +260,38 @@ func (ix *Index) Rank(q *Query) []Hit {
 		for t, w := range ix.misspelt(q) {
 			ix.score(hits, t, w)
 		}
+		for _, iw := range q.inflected {
+			if _, own := ix.postings[iw.term]; own {
+				continue // a tool's own word (start) means itself
+			}
+			for _, m := range iw.means {
+				if _, exact := q.terms[m.term]; !exact {
+					ix.score(hits, m.term, iw.weight*m.w)
+				}
+			}
+		}
 	}
-	// The tools that scored first, best first, the others after them in
-	// the list's order: as a stable sort by score, but quicker, as most
-	// tools score nothing and a sort of plain numbers needs no calls. A
-	// key is the score's bits inverted (for a positive float32, its bits
-	// order as it does), then the tool's position, for ties.
+	if ix.twins > 0 {
+		best := make([]int32, ix.twins)
+		for i := range best {
+			best[i] = -1
+		}
+		for i, h := range hits {
+			if g := ix.twin[i]; g >= 0 && h.Score > 0 && (best[g] < 0 || h.Score > hits[best[g]].Score) {
+				best[g] = int32(i)
+			}
+		}
+		for i := range hits {
+			if g := ix.twin[i]; g >= 0 && best[g] >= 0 && best[g] != int32(i) {
+				hits[i].Score *= twinWeight
+			}
+		}
+	}
+	// The tools that scored first, best first: as a stable sort by score,
+	// but quicker, as most tools score nothing and a sort of plain
+	// numbers needs no calls. A key is the score's bits inverted (for a
+	// positive float32, its bits order as it does), then the tool's
+	// position, for ties.
 	keys := make([]uint64, 0, len(hits))
 	for _, h := range hits {
 		if h.Score > 0 {
@@ -222,13 +303,47 @@ func (ix *Index) Rank(q *Query) []Hit {
 	for _, k := range keys {
 		out = append(out, hits[uint32(k)])
 	}
-	for _, h := range hits {
-		if h.Score <= 0 {
-			out = append(out, h)
+	// Then the servers that matched, best first, each with its tools
+	// that did not, in its order; then the others' tools, a round at a
+	// time.
+	best := make([]float64, len(ix.byServer))
+	for _, h := range out {
+		best[ix.server[h.Doc]] = max(best[ix.server[h.Doc]], h.Score)
+	}
+	var matched, others []int
+	for s := range ix.byServer {
+		if best[s] > 0 {
+			matched = append(matched, s)
+		} else {
+			others = append(others, s)
 		}
+	}
+	slices.SortStableFunc(matched, func(a, b int) int { return cmp.Compare(best[b], best[a]) })
+	for _, s := range matched {
+		for _, d := range ix.byServer[s] {
+			if hits[d].Score <= 0 {
+				out = append(out, hits[d])
+			}
+		}
+	}
+	for round := 0; len(others) > 0; round++ {
+		left := others[:0]
+		for _, s := range others {
+			if tools := ix.byServer[s]; round < len(tools) {
+				out = append(out, hits[tools[round]])
+				if round+1 < len(tools) {
+					left = append(left, s)
+				}
+			}
+		}
+		others = left
 	}
 	return out
 }
+
+// twinWeight is what a tool counts for when a tool of another server that
+// does the same thing matches better.
+const twinWeight = 0.5
 
 func (ix *Index) score(hits []Hit, t string, w float64) {
 	for _, p := range ix.postings[t] {

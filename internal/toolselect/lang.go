@@ -2,6 +2,7 @@ package toolselect
 
 import (
 	_ "embed"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -76,6 +77,91 @@ func (v *vocabulary) readTable(table string) {
 	for _, ps := range v.phrases {
 		slices.SortStableFunc(ps, func(a, b phrase) int { return len(b.words) - len(a.words) })
 	}
+}
+
+// stemWeight is what a word counts for when it is another form of a word
+// of the table (recuerdes: recuerda) rather than the word itself.
+const stemWeight = 0.8
+
+// minStem is the length of the shortest stem that counts: shorter ones
+// are shared by too many words.
+const minStem = 5
+
+// clitics are the pronouns Spanish, Portuguese and Italian attach to a
+// verb (borralo, recuérdamelo, leggimelo); endings are the endings of
+// verbs and nouns in the five languages (infinitives, persons, tenses,
+// participles, plurals), longest first where one ends another.
+var (
+	clitics = []string{"melo", "mela", "melos", "melas", "selo", "sela", "selos", "selas", "telo", "tela", "glielo", "gliela",
+		"los", "las", "les", "nos", "me", "te", "se", "lo", "la", "le", "mi", "ti", "ci", "vi", "gli"}
+	endings = []string{
+		"iendo", "ando", "endo", "aron", "ieron", "ados", "adas", "idos", "idas", "amos", "emos", "imos", "iamo", "aient",
+		"erons", "erez", "eront", "ions", "iez", "ons", "ent", "ait", "ais", "eis", "aba", "ava", "ado", "ada", "ido", "ida",
+		"ato", "ata", "ati", "ate", "ito", "ita", "uto", "uta", "are", "ere", "ire", "est", "ar", "er", "ir", "re", "ez",
+		"as", "es", "os", "an", "en", "em", "st", "et", "ee", "a", "e", "o", "i", "s", "t", "n",
+	}
+)
+
+// forStems calls fn with each stem of a folded word: the word without
+// one of the endings of a verb or noun or an attached pronoun, leaving at
+// least minStem letters; with both, the word without a pronoun and then an
+// ending too (recuérdamelo: recuerd). A word and another form of it
+// (recuerdes, recuerda; supprimerons, supprimer) share one when the
+// table's word is stripped once and the request's twice: stripping both
+// twice would make stems of four letters that unrelated words share
+// (comprar, to buy; comprime, compress).
+func forStems(w string, both bool, fn func(string)) {
+	strip := func(w string) {
+		for _, e := range endings {
+			if len(w)-len(e) >= minStem && strings.HasSuffix(w, e) {
+				fn(w[:len(w)-len(e)])
+			}
+		}
+	}
+	strip(w)
+	for _, c := range clitics {
+		// A pronoun follows an infinitive, a gerund or an imperative,
+		// which end in r or a vowel.
+		rest := w[:max(len(w)-len(c), 0)]
+		if len(rest) >= minStem && strings.HasSuffix(w, c) && strings.IndexByte("raeiou", rest[len(rest)-1]) >= 0 {
+			fn(rest)
+			if both {
+				strip(rest)
+			}
+		}
+	}
+}
+
+// addStems indexes the stems of the table's words, so that a form the
+// table does not list finds the word it is a form of; a stem that words
+// of different meanings share is dropped.
+func (v *vocabulary) addStems() {
+	ambiguous := map[string]bool{}
+	for _, w := range slices.Sorted(maps.Keys(v.words)) {
+		means := v.words[w]
+		forStems(w, false, func(s string) {
+			if ambiguous[s] {
+				return
+			}
+			if m, ok := v.stems[s]; ok && !slices.Equal(m, means) {
+				delete(v.stems, s)
+				ambiguous[s] = true
+				return
+			}
+			v.stems[s] = means
+		})
+	}
+}
+
+// stemmed returns the meaning of the table's words that w is an
+// inflection of, by their stems.
+func (v *vocabulary) stemmed(w string) (means []weighted, ok bool) {
+	forStems(w, true, func(s string) {
+		if m, found := v.stems[s]; found && !ok {
+			means, ok = m, true
+		}
+	})
+	return means, ok
 }
 
 // addMeaning adds t at weight w to means, keeping the larger weight of a

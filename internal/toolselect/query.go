@@ -8,6 +8,9 @@ import (
 // large piped file attached says what it wants at its start.
 const MaxQuery = 16 << 10
 
+// pathWordWeight is what a word of a file's name or path counts for.
+const pathWordWeight = 0.25
+
 // maxTermWeight caps a word's weight however often a request repeats it.
 const maxTermWeight = 2
 
@@ -18,6 +21,18 @@ type Query struct {
 	// Rank reads one that is no tool's word as the tools' words, and the
 	// tables' words, nearest to it.
 	loose []looseWord
+	// inflected are its words that no table lists but whose stems are
+	// those of a table's word (recuerdes: recuerda): Rank reads one that
+	// is no tool's word as what the table's word means.
+	inflected []inflectedWord
+}
+
+// inflectedWord is a word's term, what the table's word it is a form of
+// means, and its weight.
+type inflectedWord struct {
+	term   string
+	means  []weighted
+	weight float64
 }
 
 // looseWord is a word of a request, folded, its term and its weight.
@@ -73,6 +88,17 @@ func (q *Query) Add(text string, weight float64) {
 			if strings.HasSuffix(field, "/") {
 				q.add(v.term("directory"), weight/2)
 			}
+			// A file's name says which file, seldom what to do with it
+			// (notes.txt, build/, relazione.doc): its words count a
+			// little, its extension (bug.png: an image) in full.
+			name, ext := field, ""
+			if dot := strings.LastIndexByte(field, '.'); dot > 0 && !strings.ContainsAny(field[dot:], "/\\") {
+				name, ext = field[:dot], field[dot+1:]
+			}
+			splitWords(name, func(w string) { tokens = append(tokens, token{fold(w), weight * pathWordWeight}) })
+			splitWords(ext, func(w string) { tokens = append(tokens, token{fold(w), weight}) })
+			tokens = append(tokens, token{})
+			continue
 		}
 		splitWords(field, func(w string) { tokens = append(tokens, token{fold(w), weight}) })
 	}
@@ -112,6 +138,12 @@ func (q *Query) addWord(v *vocabulary, w string, weight float64) {
 	}
 	if v.known[t] {
 		return
+	}
+	if len(w) > minStem {
+		if means, ok := v.stemmed(w); ok {
+			q.inflected = append(q.inflected, inflectedWord{t, means, weight * stemWeight})
+			return
+		}
 	}
 	if head, tail, ok := v.compound(w); ok {
 		q.addWord(v, head, weight)

@@ -158,10 +158,88 @@ func TestRankPutsTheFittingToolFirst(t *testing.T) {
 			t.Errorf("%q: first is %s (%.2f), want %s", c.request, top, hits[0].Score, c.want)
 		}
 	}
+}
+
+// TestToolsThatMatchNothingComeByServer checks the order of the tools a
+// request does not match: with nothing matched, every server's first
+// tool, then every server's second, and so on, each in the list's order;
+// after matches, the other tools of the servers that matched first.
+func TestToolsThatMatchNothingComeByServer(t *testing.T) {
+	docs := loadDocs(t)
+	ix := NewIndex(docs)
+	var servers []string
+	for _, d := range docs {
+		if !slices.Contains(servers, d.Server) {
+			servers = append(servers, d.Server)
+		}
+	}
 	hits := ix.Rank(NewQuery("zzz qqq"))
-	for i, h := range hits {
-		if h.Doc != i || h.Score != 0 {
-			t.Fatalf("a request that matches nothing must keep the list's order with no scores: %+v", hits[:3])
+	var want []int
+	for round := 0; len(want) < len(docs); round++ {
+		for _, s := range servers {
+			n := 0
+			for i, d := range docs {
+				if d.Server == s {
+					if n == round {
+						want = append(want, i)
+					}
+					n++
+				}
+			}
+		}
+	}
+	for k, h := range hits {
+		if h.Score != 0 || h.Doc != want[k] {
+			t.Fatalf("a request that matches nothing: at %d, %s (%.2f), want %s with no score", k, docs[h.Doc].Name, h.Score, docs[want[k]].Name)
+		}
+	}
+	// Only some memory tools match "observations"; the others of its
+	// server come before any other server's tools that match nothing.
+	request := "the observations of Bea"
+	hits = ix.Rank(NewQuery(request))
+	matched, k := 0, 0
+	for ; k < len(hits) && hits[k].Score > 0; k++ {
+		if docs[hits[k].Doc].Server == "memory" {
+			matched++
+		}
+	}
+	if matched == 0 || matched >= 9 {
+		t.Fatalf("%d memory tools match %q: the test proves nothing", matched, request)
+	}
+	for end := k + 9 - matched; k < end; k++ {
+		if s := docs[hits[k].Doc].Server; s != "memory" {
+			t.Errorf("%q: at %d, %s: want the memory server's other tools first", request, k, docs[hits[k].Doc].Name)
+		}
+	}
+}
+
+// TestTwinsMakeRoomForOtherTools checks that of two servers' tools that do
+// the same thing, the second ranks below the other tools that match.
+func TestTwinsMakeRoomForOtherTools(t *testing.T) {
+	docs := loadDocs(t)
+	ix := NewIndex(docs)
+	for _, request := range []string{"move the file a.txt into the folder old", "list the directory src", "search for files named config"} {
+		hits := ix.Rank(NewQuery(request))
+		first, second := docs[hits[0].Doc], docs[hits[1].Doc]
+		if first.Tool == second.Tool {
+			t.Errorf("%q: first %s, second its twin %s", request, first.Name, second.Name)
+		}
+	}
+}
+
+// TestFileNamesSayWhichFile checks that the words of a file's name count
+// less than what the request asks to do with it.
+func TestFileNamesSayWhichFile(t *testing.T) {
+	docs := loadDocs(t)
+	ix := NewIndex(docs)
+	for request, want := range map[string]string{
+		"rename notes.txt to final.txt":           "move_file",
+		"read relations/observations.md":          "read",
+		"move build/logs.txt into the old folder": "move_file",
+		"look at screenshots/bug.png":             "read_media_file",
+	} {
+		if got := docs[ix.Rank(NewQuery(request))[0].Doc].Name; !strings.Contains(got, want) {
+			t.Errorf("%q: first %s, want %s", request, got, want)
 		}
 	}
 }

@@ -105,7 +105,7 @@ func relatedWords() map[string][]string {
 		"inspect": {"read", "metadata"}, "ls": {"list", "directory"}, "tree": {"directory", "recursive"}, "recursive": {"tree"},
 		"permissions": {"metadata"}, "record": {"memory", "knowledge", "observation"},
 		"repeat": {"echo"}, "say": {"echo"}, "calculate": {"sum"}, "compute": {"sum"},
-		"news": {"url", "fetch"}, "documentation": {"url", "fetch"}, "docs": {"url", "fetch"}, "api": {"url", "fetch"},
+		"news": {"url", "fetch"}, "documentation": {"url", "fetch"}, "api": {"url", "fetch"},
 		"status": {"edit"}, "done": {"status", "task"}, "progress": {"status"}, "finished": {"status", "task"}, "complete": {"status"},
 		"plan": {"task"}, "steps": {"task"}, "track": {"task", "list"}, "reminder": {"task"},
 		"logo": {"image"}, "resource": {"resources"}, "listen": {"audio"}, "watch": {"video"},
@@ -132,6 +132,9 @@ type vocabulary struct {
 	words   map[string][]weighted
 	phrases map[string][]phrase
 	parts   map[string]bool
+	// stems maps the Spanish and French stems of the table's words to
+	// their meaning.
+	stems map[string][]weighted
 	// known holds the terms of the tables: a request's word that is one
 	// is read as itself, never as a misspelling of another.
 	known map[string]bool
@@ -146,7 +149,7 @@ var theVocabulary = sync.OnceValue(newVocabulary)
 func newVocabulary() *vocabulary {
 	v := &vocabulary{same: map[string]string{}, related: map[string][]string{},
 		words: map[string][]weighted{}, phrases: map[string][]phrase{}, parts: map[string]bool{},
-		known: map[string]bool{}, fuzzy: newFuzzySet()}
+		known: map[string]bool{}, stems: map[string][]weighted{}, fuzzy: newFuzzySet()}
 	for _, group := range synonymGroups() {
 		head := stem(group[0])
 		for _, w := range group {
@@ -162,6 +165,7 @@ func newVocabulary() *vocabulary {
 		}
 	}
 	v.readTable(wordsTable)
+	v.addStems()
 	// The English tables' words are known, and a misspelling of one means
 	// what it means.
 	done := map[string]bool{}
