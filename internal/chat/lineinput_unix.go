@@ -70,6 +70,15 @@ func (l *lineInput) Read(p []byte) (int, error) {
 		if err == unix.EINTR {
 			continue
 		}
+		if err == unix.EAGAIN && n == 0 {
+			// A terminal left non-blocking by another program: wait for
+			// the key rather than fail the prompt, unless it is over.
+			if l.isClosed() {
+				return 0, io.EOF
+			}
+			_, _ = unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 100)
+			continue
+		}
 		if err != nil || k == 0 {
 			if n > 0 {
 				break
@@ -105,6 +114,12 @@ func (l *lineInput) track(b byte) (enter bool) {
 		l.inPaste = false
 	}
 	return (b == '\r' || b == '\n') && !l.inPaste
+}
+
+func (l *lineInput) isClosed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closed
 }
 
 // next lets the reading go on past the Enter the editor took.
