@@ -34,16 +34,6 @@ func weatherModel(req api.ChatRequest) ollamatest.Reply {
 	return ollamatest.Reply{ToolCalls: []api.ToolCall{ollamatest.Call("get_weather", map[string]any{"city": "Paris", "days": 2})}}
 }
 
-// offered are the names of the tools a request offered.
-func offered(req api.ChatRequest) []string {
-	var names []string
-	for _, t := range req.Tools {
-		names = append(names, t.Function.Name)
-	}
-	slices.Sort(names)
-	return names
-}
-
 func TestDoctorModelThatCallsNatively(t *testing.T) {
 	t.Parallel()
 	ollama := ollamatest.NewServer()
@@ -54,10 +44,7 @@ func TestDoctorModelThatCallsNatively(t *testing.T) {
 
 	// A window in which the everything server's 16 tools (about 2.2k
 	// tokens) fit their quarter.
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8b", "--num-ctx", "16384"}, dir: dir, host: ollama.URL})
-	if out.code != 0 {
-		t.Fatalf("exit %d, want 0 (nothing wrong)\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "qwen3:8b", "--num-ctx", "16384"}, dir: dir, host: ollama.URL}, 0) // nothing wrong
 	addr := strings.TrimPrefix(ollama.URL, "http://")
 	wantAll(t, "stdout", out.stdout,
 		"✓ engine: Ollama "+ollamatest.Version+" at http://"+addr+" (from OLLAMA_HOST) answers",
@@ -87,7 +74,7 @@ func TestDoctorModelThatCallsNatively(t *testing.T) {
 	// The probe offers mcphost's own two tools, never the user's: the
 	// servers are only started and listed.
 	for _, req := range ollama.Requests() {
-		if got := offered(req); len(got) > 0 && !slices.Equal(got, []string{"get_time", "get_weather"}) {
+		if got := slices.Sorted(slices.Values(requestTools(req))); len(got) > 0 && !slices.Equal(got, []string{"get_time", "get_weather"}) {
 			t.Errorf("a probe offered %v, want only get_time and get_weather", got)
 		}
 	}
@@ -107,11 +94,8 @@ func TestDoctorModelThatWritesTheCallAsText(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
 
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "llama3.2"}, dir: dir, host: ollama.URL})
 	// Recovered calls and repaired arguments work: caveats, not failures.
-	if out.code != 0 {
-		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "llama3.2"}, dir: dir, host: ollama.URL}, 0)
 	wantAll(t, "stdout", out.stdout,
 		"! tool call: writes the call of get_weather as text (<tool_call>), which mcphost recovered",
 		`! arguments: right values, wrong types, repaired by mcphost: "days": string "2" taken as`,
@@ -139,10 +123,7 @@ func TestDoctorModelThatNeverCallsGetsAnotherRecommended(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
 
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "chatty"}, dir: dir, host: ollama.URL})
-	if out.code != 3 {
-		t.Fatalf("exit %d, want 3 (a model problem)\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "chatty"}, dir: dir, host: ollama.URL}, 3) // a model problem
 	wantAll(t, "stdout", out.stdout,
 		`✗ tool call: never called a tool: it answered "I cannot look up the weather, but Paris is lovely."`,
 		"→ the model does not use tools as mcphost offers them",
@@ -162,10 +143,7 @@ func TestDoctorEngineDownNamesTheAddress(t *testing.T) {
 	dead := closedPort(t)
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8b"}, dir: dir, host: dead})
-	if out.code != 3 {
-		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "qwen3:8b"}, dir: dir, host: dead}, 3)
 	wantAll(t, "stdout", out.stdout,
 		"✗ engine: cannot reach Ollama at "+dead+" (from OLLAMA_HOST)",
 		"→ start it: ollama serve, or correct OLLAMA_HOST",
@@ -181,10 +159,7 @@ func TestDoctorMissingModelSaysWhatWasMeant(t *testing.T) {
 	defer ollama.Close()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8"}, dir: dir, host: ollama.URL})
-	if out.code != 3 {
-		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "qwen3:8"}, dir: dir, host: ollama.URL}, 3)
 	wantAll(t, "stdout", out.stdout,
 		"✗ model: Ollama does not have qwen3:8; did you mean ollama:qwen3:8b?",
 		"→ mcphost doctor -m ollama:qwen3:8b; or download it: mcphost doctor -m qwen3:8 --pull (or ollama pull qwen3:8)",
@@ -200,10 +175,7 @@ func TestDoctorWithoutAModelListsTheEngines(t *testing.T) {
 	defer ollama.Close()
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
-	out := runBinary(t, invocation{args: []string{"doctor"}, dir: dir, host: ollama.URL})
-	if out.code != 0 {
-		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor"}, dir: dir, host: ollama.URL}, 0)
 	for _, want := range []string{"✓ engine: Ollama", "? model: no model given (-m or model in a config file); Ollama has llama3.2:3b, qwen3:8b", "→ check one: mcphost doctor -m ollama:llama3.2:3b"} {
 		if !strings.Contains(out.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
@@ -220,10 +192,7 @@ func TestDoctorServerThatFailsToStartExits1(t *testing.T) {
 	writeConfig(t, dir, ".mcp.json", fmt.Sprintf(`{"mcpServers": {
 		"broken": {"command": "sh", "args": ["-c", "echo 'cannot open database' >&2; exit 3"]},
 		"everything": {"command": %q}}}`, mcptest.NPMBin(t, "mcp-server-everything")))
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8b"}, dir: dir, host: ollama.URL})
-	if out.code != 1 {
-		t.Fatalf("exit %d, want 1 (a server problem)\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "qwen3:8b"}, dir: dir, host: ollama.URL}, 1) // a server problem
 	for _, want := range []string{"✗ server broken: could not start", "cannot open database", "✓ server everything: started in ", "✓ tool call: calls get_weather natively"} {
 		if !strings.Contains(out.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
@@ -243,10 +212,7 @@ func TestDoctorJSONReport(t *testing.T) {
 	})
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "tiny", "--output", "json"}, dir: dir, host: ollama.URL})
-	if out.code != 3 {
-		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "tiny", "--output", "json"}, dir: dir, host: ollama.URL}, 3)
 	var rep struct {
 		Model  string `json:"model"`
 		Checks []struct {
@@ -304,10 +270,7 @@ func TestDoctorOpenAICompatibleEngine(t *testing.T) {
 	})
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "llamacpp:qwen2.5-7b-instruct", "--provider-url", llama.BaseURL}, dir: dir})
-	if out.code != 0 {
-		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "llamacpp:qwen2.5-7b-instruct", "--provider-url", llama.BaseURL}, dir: dir}, 0)
 	wantAll(t, "stdout", out.stdout,
 		"✓ engine: llama.cpp at "+llama.BaseURL+" (from --provider-url) answers, 1 model(s); its version is not known (the OpenAI-compatible API does not say)",
 		"✓ tool call: calls get_weather natively",
@@ -379,10 +342,7 @@ func TestDoctorToolsThatDoNotFitTheirShare(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", everythingJSON(t))
 	// A low temperature already: no recommendation to lower it.
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8b", "--num-ctx", "2048", "--temperature", "0.1"}, dir: dir, host: ollama.URL})
-	if out.code != 0 {
-		t.Fatalf("exit %d, want 0 (tool selection copes)\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "qwen3:8b", "--num-ctx", "2048", "--temperature", "0.1"}, dir: dir, host: ollama.URL}, 0) // tool selection copes
 	wantAll(t, "stdout", out.stdout,
 		"✓ context: trained on 32768 tokens; mcphost asks for 2048 (--num-ctx)",
 		"! tool share: the tools take about ",
@@ -401,10 +361,7 @@ func TestDoctorModelWithoutToolsIsNotProbed(t *testing.T) {
 	ollama.Handle(weatherModel)
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "gemma:2b"}, dir: dir, host: ollama.URL})
-	if out.code != 3 {
-		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "gemma:2b"}, dir: dir, host: ollama.URL}, 3)
 	wantAll(t, "stdout", out.stdout,
 		"✗ capabilities: tools: no, vision: no, thinking: no: the model cannot be given tools",
 		"✗ tool call: not probed: the engine says the model has no tools capability",
@@ -461,10 +418,7 @@ func TestDoctorCallWrittenAsTextThatCannotBeRead(t *testing.T) {
 	})
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "phi3", "--temperature", "0.8"}, dir: dir, host: ollama.URL})
-	if out.code != 3 {
-		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "phi3", "--temperature", "0.8"}, dir: dir, host: ollama.URL}, 3)
 	if want := "Lower the temperature from 0.8: --temperature 0.2"; !strings.Contains(out.stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
 	}
@@ -486,10 +440,7 @@ func TestDoctorArgumentsThatCannotBeRepaired(t *testing.T) {
 	})
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "llama3.2"}, dir: dir, host: ollama.URL})
-	if out.code != 3 {
-		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "llama3.2"}, dir: dir, host: ollama.URL}, 3)
 	wantAll(t, "stdout", out.stdout,
 		"✓ tool call: calls get_weather natively",
 		`✗ arguments: get_weather's arguments {city: "Paris", days: "two"} do not fit its schema, and no safe repair made them: `,
@@ -503,10 +454,7 @@ func TestDoctorWarnsOnceOfAnUntrustedProjectFile(t *testing.T) {
 	ollama.Handle(weatherModel)
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {"evil": {"command": "definitely-not-run-mcphost"}}}`)
-	out := runBinary(t, invocation{args: []string{"doctor", "-m", "qwen3:8b"}, dir: dir, host: ollama.URL, untrusted: true})
-	if out.code != 0 {
-		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", out.code, out.stdout, out.stderr)
-	}
+	out := runExit(t, invocation{args: []string{"doctor", "-m", "qwen3:8b"}, dir: dir, host: ollama.URL, untrusted: true}, 0)
 	if n := strings.Count(out.stderr, "which is not trusted"); n != 1 {
 		t.Errorf("the untrusted file is warned of %d times, want once:\n%s", n, out.stderr)
 	}

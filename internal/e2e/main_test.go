@@ -638,3 +638,14 @@ func wantAll(t *testing.T, what, got string, wants ...string) {
 		}
 	}
 }
+
+// runExit runs the binary as runBinary does and stops the test, showing
+// both outputs, unless it exits with code.
+func runExit(t *testing.T, inv invocation, code int) outcome {
+	t.Helper()
+	out := runBinary(t, inv)
+	if out.code != code {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", out.code, code, out.stdout, out.stderr)
+	}
+	return out
+}
