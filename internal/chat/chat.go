@@ -61,8 +61,8 @@ type Options struct {
 	// nil shows them as they are.
 	Mask func(string) string
 	// ServerWait bounds how long /prompts and /resources wait for servers
-	// still starting (the run's server wait); 0 is
-	// config.DefaultServerWait, negative waits not at all.
+	// still starting: the run's server wait as loaded (its default
+	// already applied); 0 or negative waits not at all.
 	ServerWait time.Duration
 	// Session, when not nil, is the --session file, held while the chat
 	// uses it: the conversation is saved into it after every turn. /clear

@@ -18,7 +18,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcphost/mcphost/ask"
-	"github.com/mcphost/mcphost/config"
 	"github.com/mcphost/mcphost/host"
 	"github.com/mcphost/mcphost/internal/shellwords"
 	"github.com/mcphost/mcphost/internal/termtext"
@@ -133,11 +132,7 @@ func (c *Chat) cmdResources(ctx context.Context, w io.Writer, args []string) boo
 // a server still starting then is named, not waited for: a hung server
 // must not hold the chat.
 func (c *Chat) waitLists(ctx context.Context, m MCP, w io.Writer, what string) {
-	wait := c.opts.ServerWait
-	if wait == 0 {
-		wait = config.DefaultServerWait
-	}
-	wctx, cancel := context.WithTimeout(ctx, max(wait, 0))
+	wctx, cancel := context.WithTimeout(ctx, max(c.opts.ServerWait, 0))
 	m.WaitStarting(wctx)
 	cancel()
 	if ctx.Err() != nil || wctx.Err() == nil {
