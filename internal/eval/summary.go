@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -49,7 +50,7 @@ func Summarize(model string, tasks []Task, runs []Run) Summary {
 		if r.Passed {
 			ts.Passed++
 			s.Passed++
-		} else if !contains(ts.Failures, r.Failure) {
+		} else if !slices.Contains(ts.Failures, r.Failure) {
 			ts.Failures = append(ts.Failures, r.Failure)
 		}
 		for _, c := range r.Calls {
@@ -143,13 +144,4 @@ func join(a, b string) string {
 		return a
 	}
 	return a + "; " + b
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
