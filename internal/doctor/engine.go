@@ -2,10 +2,8 @@ package doctor
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -148,27 +146,16 @@ func (d *doctor) checkEngine(ctx context.Context) bool {
 	return true
 }
 
-// ollamaVersion asks Ollama for its version (/api/version); "" when it
-// does not say.
+// ollamaVersion asks Ollama for its version; "" when it does not say.
 func ollamaVersion(ctx context.Context, base string) string {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+"/api/version", nil)
+	p, err := ollama.New(base, nil)
 	if err != nil {
 		return ""
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return ""
-	}
-	defer resp.Body.Close()
-	var v struct {
-		Version string `json:"version"`
-	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&v) != nil {
-		return ""
-	}
-	return v.Version
+	v, _ := p.Version(ctx)
+	return v
 }
 
 // checkModel: is the model there (else what was meant), what can it do,

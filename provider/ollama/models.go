@@ -81,3 +81,12 @@ func (p *Provider) Pull(ctx context.Context, model string, progress func(provide
 	}
 	return &provider.Error{Kind: provider.ErrProvider, Err: err, Message: fmt.Sprintf("ollama could not pull %s: %v", model, err)}
 }
+
+// Version is the server's version, as /api/version reports it.
+func (p *Provider) Version(ctx context.Context) (string, error) {
+	v, err := p.client.Version(ctx)
+	if err != nil {
+		return "", p.wrap(ctx, "", err)
+	}
+	return v, nil
+}

@@ -66,3 +66,16 @@ func TestPullReportsProgressAndThenHasTheModel(t *testing.T) {
 		t.Errorf("unknown model: %v", err)
 	}
 }
+
+// TestVersion: the server's version, as mcphost doctor reports it.
+func TestVersion(t *testing.T) {
+	srv := ollamatest.NewServer()
+	defer srv.Close()
+	p, err := New(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := p.Version(context.Background()); err != nil || v != ollamatest.Version {
+		t.Errorf("Version = %q, %v; want %q", v, err, ollamatest.Version)
+	}
+}
