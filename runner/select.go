@@ -194,9 +194,10 @@ func (r *Runner) stableOrder(ts *toolSet) []provider.Tool {
 		inOrder = ts.offered[k].Name == prev[k]
 	}
 	if inOrder {
-		r.sent = r.sent[:0]
-		for _, t := range ts.offered {
-			r.sent = append(r.sent, t.Name)
+		if len(prev) < len(ts.offered) {
+			// A new slice: the turn's selection may hold the old one
+			// (turnSelection.sent), which must not change under it.
+			r.sent = toolNames(ts.offered)
 		}
 		return ts.offered
 	}
