@@ -188,8 +188,7 @@ func TestChatToolsSaysWhichToolsTheLastTurnOffered(t *testing.T) {
 		}
 	}
 	term.typeLine("/tools")
-	s := term.waitFor("--tool-share 0")
-	s = s[strings.LastIndex(s, "> /tools"):]
+	s := term.waitForListing("> /tools", regexp.MustCompile(`● fs \((\d+) tools`), "  ")
 	if want := fmt.Sprintf("offered the model %d of ", len(sent)); !strings.Contains(strings.Join(strings.Fields(s), " "), want) {
 		t.Errorf("/tools does not say %q:\n%s", want, s)
 	}

@@ -5,6 +5,7 @@ package e2e
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,4 +91,40 @@ func TestChatShowsElapsedTimeAndProgress(t *testing.T) {
 	term.waitFor("✓ everything › trigger-long-running-operation")
 	term.keys("C-d")
 	term.waitExit()
+}
+
+// waitForListing waits until the screen, after the last from, shows a
+// header matching head, whose first group is a count, followed by that
+// many rows starting with indent: a listing drawn to its end, not one
+// captured while the terminal is still drawing it. It returns the screen
+// from the last from on.
+func (term *terminal) waitForListing(from string, head *regexp.Regexp, indent string) string {
+	term.t.Helper()
+	var s string
+	if !poll(50*time.Millisecond, func() bool {
+		s = term.screen()
+		i := strings.LastIndex(s, from)
+		if i < 0 {
+			return false
+		}
+		s = s[i:]
+		loc := head.FindStringSubmatchIndex(s)
+		if loc == nil {
+			return false
+		}
+		n, _ := strconv.Atoi(s[loc[2]:loc[3]])
+		rows := 0
+		for line := range strings.Lines(s[loc[1]:]) {
+			if rows > 0 || strings.HasPrefix(line, indent) {
+				if !strings.HasPrefix(line, indent) {
+					break
+				}
+				rows++
+			}
+		}
+		return rows >= n
+	}) {
+		term.t.Fatalf("the terminal never showed the whole listing after %q (%v); it shows:\n%s", from, head, s)
+	}
+	return s
 }
