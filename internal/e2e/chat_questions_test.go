@@ -233,7 +233,8 @@ func TestChatApprovalShowsEveryKeyOfAnEdit(t *testing.T) {
 		}
 	}
 	term.keys("v")
-	s = term.waitFor(`"path": "/home/me/.bashrc"`)
+	// The question is drawn again below the JSON: all of it is on screen.
+	s = term.waitForCount("[r] no, and say why", 2)
 	for _, want := range []string{`"oldText": "one"`, `"newText": "two"`, `"path": "` + file + `"`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("v's JSON lacks %q:\n%s", want, s)

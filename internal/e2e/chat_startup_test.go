@@ -58,11 +58,11 @@ func TestOneShotShowsServersStarting(t *testing.T) {
 	// The fast server is ready, the slow one still on its way.
 	term.waitFor("starting fast ✓, slow… ")
 	open()
-	code := term.waitExit()
-	s := term.screen()
-	if code != 0 || !strings.Contains(s, "The answer.") {
-		t.Fatalf("exit %d:\n%s", code, s)
+	if code := term.waitExit(); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, term.screen())
 	}
+	// tmux may still be drawing what mcphost wrote before it exited.
+	s := term.waitFor("The answer.")
 	if strings.Contains(s, "starting") {
 		t.Errorf("the start-up line was left on screen:\n%s", s)
 	}

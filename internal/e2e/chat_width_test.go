@@ -67,7 +67,8 @@ func TestChatLinesFitANarrowTerminal(t *testing.T) {
 	term.typeLine("/tools")
 	term.waitFor("trigger-long-running-operation")
 	term.typeLine("/servers")
-	s := term.waitFor("SERVER  ")
+	// The header comes first; the row below it is what is checked.
+	s := term.waitFor("\na-server-with-a-rather-long-name  ")
 
 	cut := map[string]bool{}
 	for _, line := range strings.Split(s, "\n") {
