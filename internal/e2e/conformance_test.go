@@ -9,6 +9,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,10 +72,27 @@ func TestConformance(t *testing.T) {
 					status[c.ID] = c.Status
 				}
 			}
+			// The reconnection's timing is measured against the wall
+			// clock: on a loaded machine the reconnect after the server's
+			// 500 ms may come a little late, which the suite reports as a
+			// warning (and a late one past 1 s as a failure, caught
+			// above). It exits 1 on a warning too, so that exit alone is
+			// not held against the run.
+			timingWarned := false
 			for _, id := range scenarios[name] {
-				if s := status[id]; s != "SUCCESS" && !(s == "WARNING" && name == "sse-retry") {
+				s := status[id]
+				if s == "WARNING" && id == "client-sse-retry-timing" {
+					timingWarned = true
+					continue
+				}
+				if s != "SUCCESS" {
 					t.Errorf("check %s: %q, want SUCCESS", id, s)
 				}
+			}
+			var exit *exec.ExitError
+			if timingWarned && errors.As(runErr, &exit) && exit.ExitCode() == 1 {
+				t.Logf("conformance %s: the reconnect came late by the wall clock (a warning):\n%s", name, tail(out.String(), 600))
+				runErr = nil
 			}
 			if runErr != nil || t.Failed() {
 				t.Errorf("conformance %s: %v\n%s", name, runErr, tail(out.String(), 3000))
