@@ -15,7 +15,7 @@ import (
 // yes; the tool line's duration is the tool's alone, the renderers hear
 // that the call runs again, and its progress still reaches them.
 func TestDurationExcludesTheApprovalQuestion(t *testing.T) {
-	const thinking = 400 * time.Millisecond
+	const thinking = time.Second
 	model := &scriptedModel{replies: []provider.Message{
 		{ToolCalls: []provider.ToolCall{call("c1", "s__slow", nil)}},
 		{Content: "ok"},
