@@ -216,7 +216,10 @@ func TestChatKeepsAPasteMadeDuringAnAnswerAsOnePrompt(t *testing.T) {
 	}
 	term.keys("Enter")
 	term.waitFor("Read the paste.")
-	if got, want := lastUser(t, ollama), "pasted one\npasted two\npasted three"; got != want {
+	// Under load the paste may reach the prompt only after the answer,
+	// as a paste made there, which keeps its final newline in the box;
+	// one typed ahead drops it. Either way the text is whole.
+	if got, want := strings.TrimSuffix(lastUser(t, ollama), "\n"), "pasted one\npasted two\npasted three"; got != want {
 		t.Errorf("the model got %q, want the paste whole", got)
 	}
 }

@@ -516,8 +516,14 @@ func TestFaultShutdownSequence(t *testing.T) {
 	if took < 3*time.Second {
 		t.Errorf("mcphost exited after %s: the SIGKILL came before stdin+1s+SIGTERM+2s", took)
 	}
-	if trace := e.trace("polite"); !strings.Contains(trace, "stdin closed") || strings.Contains(trace, "SIGTERM") {
-		t.Errorf("polite's trace %q: want stdin closed and no SIGTERM", trace)
+	// polite exits by itself once its stdin closes, before any SIGTERM
+	// (which would end it without its "exit" line). On a loaded machine
+	// the process may still be ending a second later and get the SIGTERM
+	// after it chose to exit, which is no fault of the sequence.
+	trace = e.trace("polite")
+	closed, exit, term := strings.Index(trace, "stdin closed"), strings.Index(trace, "\nexit\n"), strings.Index(trace, "SIGTERM")
+	if closed < 0 || exit < closed || (term >= 0 && term < exit) {
+		t.Errorf("polite's trace %q: want stdin closed, then its own exit, with no SIGTERM before it", trace)
 	}
 }
 
