@@ -69,9 +69,6 @@ func runAuth(con *console, cmd authCommand, settings *config.Settings, adhoc boo
 	defer stop()
 	mask := func(s string) string { return s }
 	fail := func(code int, err error) int { return con.fail(ctx, code, err, mask) }
-	if settings.Output == config.OutputStreamJSON {
-		return fail(exitUsage, errors.New("--output stream-json is for model runs; use --output json with auth status"))
-	}
 	name, err := authServer(cmd, settings, adhoc)
 	if err != nil {
 		return fail(exitUsage, err)

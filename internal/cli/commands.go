@@ -35,6 +35,9 @@ type command struct {
 	// untrusted config files are asked about before they are read, as
 	// the chat does; otherwise they are left out with a warning.
 	confirmsTrust bool
+	// jsonOnly: its output is one report, so --output stream-json (the
+	// events of a model run) is refused in favour of --output json.
+	jsonOnly bool
 	// parse reads the words after the name (the flags already taken
 	// out) and returns what runs. An error wrapped in misuse is followed
 	// by the command's usage lines.
@@ -76,18 +79,18 @@ const oneServerHelp = `--url URL or --stdio "COMMAND": use that server instead o
 // shows them.
 func commands() []command {
 	return []command{
-		{name: "servers", takes: flagsServer, parse: parseServers, usage: []usageLine{
+		{name: "servers", jsonOnly: true, takes: flagsServer, parse: parseServers, usage: []usageLine{
 			{"mcphost servers", "start every MCP server; show state, tools, token cost"},
 		}},
-		{name: "tools", takes: flagsServer, parse: parseTools, usage: []usageLine{
+		{name: "tools", jsonOnly: true, takes: flagsServer, parse: parseTools, usage: []usageLine{
 			{"mcphost tools list [SERVER]", "show the tools, their descriptions and arguments"},
 			{"mcphost tools call TOOL [JSON-ARGS | -]", "call one tool without a model and print its result"},
 		}},
-		{name: "prompts", takes: flagsServer, parse: parseMCPInspect("prompts"), usage: []usageLine{
+		{name: "prompts", jsonOnly: true, takes: flagsServer, parse: parseMCPInspect("prompts"), usage: []usageLine{
 			{"mcphost prompts list [SERVER]", "show the servers' prompts and their arguments"},
 			{"mcphost prompts get SERVER__PROMPT [NAME=VALUE ...]", "fill in a prompt and print its messages"},
 		}},
-		{name: "resources", takes: flagsServer, parse: parseMCPInspect("resources"), usage: []usageLine{
+		{name: "resources", jsonOnly: true, takes: flagsServer, parse: parseMCPInspect("resources"), usage: []usageLine{
 			{"mcphost resources list [SERVER]", "show the servers' resources and URI templates"},
 			{"mcphost resources read [SERVER:]URI", "read one resource and print it"},
 		}},
@@ -103,16 +106,16 @@ func commands() []command {
 		{name: "hooks", confirmsTrust: true, parse: parseHooks, usage: []usageLine{
 			{"mcphost hooks list | validate", "show the hooks that would run; check them"},
 		}},
-		{name: "models", parse: parseModels, usage: []usageLine{
+		{name: "models", jsonOnly: true, parse: parseModels, usage: []usageLine{
 			{"mcphost models", "the models every engine serves: size, tools, context"},
 		}},
-		{name: "doctor", parse: parseDoctor, usage: []usageLine{
+		{name: "doctor", jsonOnly: true, parse: parseDoctor, usage: []usageLine{
 			{"mcphost doctor [-m MODEL]", "check the engine, the model's tool calling and thinking,\nand the servers; recommend what to change"},
 		}},
-		{name: "eval", takes: flagsEval, parse: parseEval, usage: []usageLine{
+		{name: "eval", jsonOnly: true, takes: flagsEval, parse: parseEval, usage: []usageLine{
 			{"mcphost eval TASKS.yaml -m MODEL [-m MODEL ...]", "run each task of a task file on each model with the\nservers; report passed/runs, calls, steps, tokens, time;\nexit 1 when a model fails a task (--min-pass 0.8 of runs,\n--parallel N runs at once, --output json)"},
 		}},
-		{name: "auth", takes: flagsServer, parse: parseAuthCommand, usage: []usageLine{
+		{name: "auth", jsonOnly: true, takes: flagsServer, parse: parseAuthCommand, usage: []usageLine{
 			{"mcphost auth login NAME", "sign in to a remote server that asks for it (OAuth): opens\nthe browser and keeps the token (--url URL: that server)"},
 			{"mcphost auth status | logout NAME", "list the sign-ins; forget one"},
 		}},
@@ -211,6 +214,9 @@ func (inv *invocation) withSettings(do func(*config.Settings, *slog.Logger) int)
 			return inv.usageErr("%v\n%s", err, usageHint(inv.cmd))
 		}
 		return inv.usageErr("%v", err)
+	}
+	if inv.cmd.jsonOnly && settings.Output == config.OutputStreamJSON {
+		return inv.usageErr("--output stream-json is for model runs; use --output json with %s", inv.cmd.name)
 	}
 	// A chat can ask about the project files it would leave out, before
 	// anything starts; other runs leave them out with a warning.

@@ -42,10 +42,6 @@ func runDoctor(con *console, settings *config.Settings, logger *slog.Logger) int
 	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
 	stdout, stderr := con.out, con.err
-	if settings.Output == config.OutputStreamJSON {
-		fmt.Fprintln(stderr, "mcphost: --output stream-json is for model runs; use --output json with doctor")
-		return exitUsage
-	}
 	for _, msg := range settings.Warnings {
 		ui.Warn(stderr, msg)
 	}

@@ -129,9 +129,6 @@ func (inv *invocation) runEval(path string) int {
 		inv.load.Servers = append([]config.ServerSpec{}, specs...) // not nil: "no servers" too replaces the config's
 	}
 	return inv.withSettings(func(settings *config.Settings, logger *slog.Logger) int {
-		if settings.Output == config.OutputStreamJSON {
-			return inv.usageErr("--output stream-json is for model runs; use --output json with eval")
-		}
 		models := evalModels(inv.fs)
 		if len(models) == 0 && settings.Model != "" {
 			models = []string{settings.Model}

@@ -112,9 +112,6 @@ func runInspect(con *console, cmd inspectCommand, settings *config.Settings, log
 		}
 		return code
 	}
-	if settings.Output == config.OutputStreamJSON {
-		return fail(exitUsage, errors.New("--output stream-json is for model runs; use --output json with servers and tools"))
-	}
 	opts, args, err := inspectOptions(cmd, settings, logger, stdin, stderr)
 	if err != nil {
 		return fail(exitUsage, err)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"log/slog"
 	"os/signal"
 	"strings"
@@ -20,10 +19,6 @@ func runModels(con *console, settings *config.Settings, logger *slog.Logger) int
 	ctx, stop := signal.NotifyContext(con.ctx, stopSignals()...)
 	defer stop()
 	stdout, stderr := con.out, con.err
-	if settings.Output == config.OutputStreamJSON {
-		fmt.Fprintln(stderr, "mcphost: --output stream-json is for model runs; use --output json with models")
-		return exitUsage
-	}
 	opts := withServers(options(settings, logger, warner(stderr)), nil)
 	h, err := host.New(ctx, opts)
 	if err != nil {

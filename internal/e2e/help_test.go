@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,28 @@ func TestHelpShowsTheChatAndEachCommand(t *testing.T) {
 	out := runBinary(t, invocation{args: []string{"help", "frob"}})
 	if out.code != 2 || !strings.Contains(out.stderr, `unknown command "frob": the commands are servers, tools, prompts, resources, script, trust, hooks, models, doctor, eval, auth, help`) {
 		t.Errorf("help frob: exit %d, stderr %q", out.code, out.stderr)
+	}
+}
+
+// TestReportCommandsRefuseStreamJSON: the commands whose output is one
+// report (not a model run's events) refuse --output stream-json with exit
+// 2, say to use --output json with that command, and print nothing else.
+func TestReportCommandsRefuseStreamJSON(t *testing.T) {
+	t.Parallel()
+	tasks, err := filepath.Abs("examples/eval/everything.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, args := range map[string][]string{
+		"servers": {"servers"}, "tools": {"tools", "list"}, "prompts": {"prompts", "list"},
+		"resources": {"resources", "list"}, "models": {"models"}, "doctor": {"doctor"},
+		"eval": {"eval", tasks, "-m", "tiny"}, "auth": {"auth", "status"},
+	} {
+		out := runBinary(t, invocation{args: append(args, "--output", "stream-json"), host: "http://127.0.0.1:1"})
+		want := "mcphost: --output stream-json is for model runs; use --output json with " + name + "\n"
+		if out.code != 2 || out.stderr != want || out.stdout != "" {
+			t.Errorf("mcphost %s --output stream-json: exit %d, stdout %q, stderr %q; want exit 2 and %q",
+				strings.Join(args, " "), out.code, out.stdout, out.stderr, want)
+		}
 	}
 }
