@@ -80,11 +80,7 @@ func TestRealOllamaDoctor(t *testing.T) {
 			t.Errorf("%s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.model, out.code, tc.code, out.stdout, out.stderr)
 			continue
 		}
-		for _, want := range tc.want {
-			if !strings.Contains(out.stdout, want) {
-				t.Errorf("%s: stdout lacks %q:\n%s", tc.model, want, out.stdout)
-			}
-		}
+		wantAll(t, tc.model+": stdout", out.stdout, tc.want...)
 		t.Logf("mcphost doctor -m %s (exit %d):\n%s", tc.model, out.code, out.stdout)
 	}
 	// Only mcphost's own probe tools were ever offered to the model.

@@ -176,11 +176,7 @@ func TestDoctorWithoutAModelListsTheEngines(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
 	out := runExit(t, invocation{args: []string{"doctor"}, dir: dir, host: ollama.URL}, 0)
-	for _, want := range []string{"✓ engine: Ollama", "? model: no model given (-m or model in a config file); Ollama has llama3.2:3b, qwen3:8b", "→ check one: mcphost doctor -m ollama:llama3.2:3b"} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	wantAll(t, "stdout", out.stdout, "✓ engine: Ollama", "? model: no model given (-m or model in a config file); Ollama has llama3.2:3b, qwen3:8b", "→ check one: mcphost doctor -m ollama:llama3.2:3b")
 }
 
 func TestDoctorServerThatFailsToStartExits1(t *testing.T) {
@@ -193,11 +189,7 @@ func TestDoctorServerThatFailsToStartExits1(t *testing.T) {
 		"broken": {"command": "sh", "args": ["-c", "echo 'cannot open database' >&2; exit 3"]},
 		"everything": {"command": %q}}}`, mcptest.NPMBin(t, "mcp-server-everything")))
 	out := runExit(t, invocation{args: []string{"doctor", "-m", "qwen3:8b"}, dir: dir, host: ollama.URL}, 1) // a server problem
-	for _, want := range []string{"✗ server broken: could not start", "cannot open database", "✓ server everything: started in ", "✓ tool call: calls get_weather natively"} {
-		if !strings.Contains(out.stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-		}
-	}
+	wantAll(t, "stdout", out.stdout, "✗ server broken: could not start", "cannot open database", "✓ server everything: started in ", "✓ tool call: calls get_weather natively")
 }
 
 func TestDoctorJSONReport(t *testing.T) {
@@ -320,11 +312,7 @@ func TestDoctorThinkingModel(t *testing.T) {
 			if out.code != tc.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", out.code, tc.code, out.stdout, out.stderr)
 			}
-			for _, want := range tc.want {
-				if !strings.Contains(out.stdout, want) {
-					t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-				}
-			}
+			wantAll(t, "stdout", out.stdout, tc.want...)
 			for _, not := range tc.mustNot {
 				if strings.Contains(out.stdout, not) {
 					t.Errorf("stdout has %q:\n%s", not, out.stdout)
@@ -419,13 +407,8 @@ func TestDoctorCallWrittenAsTextThatCannotBeRead(t *testing.T) {
 	dir := t.TempDir()
 	writeConfig(t, dir, ".mcp.json", `{"mcpServers": {}}`)
 	out := runExit(t, invocation{args: []string{"doctor", "-m", "phi3", "--temperature", "0.8"}, dir: dir, host: ollama.URL}, 3)
-	if want := "Lower the temperature from 0.8: --temperature 0.2"; !strings.Contains(out.stdout, want) {
-		t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-	}
-	want := `✗ tool call: wrote a tool call as text that mcphost could not take as a call of get_weather (a name no tool has, or a form it cannot read): "{\"name\": \"fetch_forecast\"`
-	if !strings.Contains(out.stdout, want) {
-		t.Errorf("stdout lacks %q:\n%s", want, out.stdout)
-	}
+	wantAll(t, "stdout", out.stdout, "Lower the temperature from 0.8: --temperature 0.2",
+		`✗ tool call: wrote a tool call as text that mcphost could not take as a call of get_weather (a name no tool has, or a form it cannot read): "{\"name\": \"fetch_forecast\"`)
 }
 
 func TestDoctorArgumentsThatCannotBeRepaired(t *testing.T) {

@@ -242,11 +242,7 @@ func TestEvalRefusesBadTaskFiles(t *testing.T) {
 				if out.code != 2 || out.stdout != "" {
 					t.Fatalf("exit %d, want 2; stdout %q, stderr %q", out.code, out.stdout, out.stderr)
 				}
-				for _, want := range tc.want {
-					if !strings.Contains(out.stderr, want) {
-						t.Errorf("stderr lacks %q: %q", want, out.stderr)
-					}
-				}
+				wantAll(t, "stderr", out.stderr, tc.want...)
 			})
 		}
 	})
