@@ -204,6 +204,18 @@ func (inv *invocation) flagMisuse() string {
 	return ""
 }
 
+// withSettingsReport is withSettings for a command whose --output json
+// is one document on stdout whatever happens: a config that cannot be
+// loaded is reported in it too (with --output json on the command line,
+// the only place it can be read from then).
+func (inv *invocation) withSettingsReport(do func(*config.Settings, *slog.Logger) int) int {
+	code := inv.withSettings(do)
+	if f := inv.fs.Lookup("output"); inv.loadErr != nil && f != nil && f.Value.String() == string(config.OutputJSON) {
+		_ = ui.WriteJSON(inv.con.out, map[string]any{"error": errorText(inv.loadErr), "exit_code": code})
+	}
+	return code
+}
+
 // withSettings loads the config and runs do with it and the log.
 func (inv *invocation) withSettings(do func(*config.Settings, *slog.Logger) int) int {
 	con := inv.con

@@ -22,15 +22,9 @@ func parseDoctor(args []string) (action, error) {
 		return nil, misuse(fmt.Errorf("unexpected argument %q after doctor: give the model with -m", args[0]))
 	}
 	return func(inv *invocation) int {
-		code := inv.withSettings(func(settings *config.Settings, logger *slog.Logger) int {
+		return inv.withSettingsReport(func(settings *config.Settings, logger *slog.Logger) int {
 			return runDoctor(inv.con, settings, logger)
 		})
-		// With --output json, stdout holds one JSON document whatever
-		// happens, as with servers and tools.
-		if f := inv.fs.Lookup("output"); inv.loadErr != nil && f != nil && f.Value.String() == string(config.OutputJSON) {
-			_ = ui.WriteJSON(inv.con.out, map[string]any{"error": errorText(inv.loadErr), "exit_code": code})
-		}
-		return code
 	}, nil
 }
 

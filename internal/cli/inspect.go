@@ -76,13 +76,9 @@ func parseTools(args []string) (action, error) {
 // line, stdout gets its JSON document (see runInspect).
 func inspectAction(cmd inspectCommand) action {
 	return func(inv *invocation) int {
-		code := inv.withSettings(func(settings *config.Settings, logger *slog.Logger) int {
+		return inv.withSettingsReport(func(settings *config.Settings, logger *slog.Logger) int {
 			return runInspect(inv.con, cmd, settings, logger)
 		})
-		if f := inv.fs.Lookup("output"); inv.loadErr != nil && f != nil && f.Value.String() == string(config.OutputJSON) {
-			_ = ui.WriteJSON(inv.con.out, map[string]any{"error": errorText(inv.loadErr), "exit_code": code})
-		}
-		return code
 	}
 }
 
